@@ -1,0 +1,5 @@
+"""`python -m mnemolint`."""
+
+from mnemolint.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,152 @@
+"""Configuration: find the nearest config file, validate every key, merge command-line overrides.
+
+Like ruff, the nearest of `.mnemolint.toml`, `mnemolint.toml` or a `pyproject.toml` holding
+`[tool.mnemolint]` wins, searched upwards from the first path being linted. Anything unknown or
+ill-typed is a `ConfigError`, which the CLI turns into exit code 2 with one line naming the key.
+"""
+
+from __future__ import annotations
+
+import os
+
+from mnemolint.model import SEVERITIES
+from mnemolint.options import OPTIONS, defaults
+
+CONFIG_NAMES = (".mnemolint.toml", "mnemolint.toml", "pyproject.toml")
+FAIL_LEVELS = SEVERITIES
+_LIST_KEYS = ("select", "extend-select", "ignore", "exclude", "extend-exclude", "memory-dirs")
+
+
+class ConfigError(Exception):
+    """A usage or configuration error: reported in one line, exit code 2."""
+
+
+class Settings:
+    """The resolved configuration of one run. Paths in globs are relative to `root`."""
+
+    __slots__ = (
+        "root",
+        "source",
+        "select",
+        "extend_select",
+        "ignore",
+        "exclude",
+        "extend_exclude",
+        "per_file_ignores",
+        "memory_dirs",
+        "severity",
+        "fail_level",
+        "options",
+    )
+
+    def __init__(self, root: str, source: str | None = None) -> None:
+        self.root = root
+        self.source = source
+        self.select: list[str] = ["ALL"]
+        self.extend_select: list[str] = []
+        self.ignore: list[str] = []
+        self.exclude: list[str] = []
+        self.extend_exclude: list[str] = []
+        self.per_file_ignores: dict[str, list[str]] = {}
+        self.memory_dirs: list[str] = []
+        self.severity: dict[str, str] = {}
+        self.fail_level = "info"
+        self.options = defaults()
+
+
+def find_config(start: str) -> str | None:
+    """The nearest config file at or above `start` (a file or directory)."""
+    directory = os.path.abspath(start)
+    if not os.path.isdir(directory):
+        directory = os.path.dirname(directory)
+    while True:
+        for name in CONFIG_NAMES:
+            candidate = os.path.join(directory, name)
+            if os.path.isfile(candidate) and (name != "pyproject.toml" or _has_tool_table(candidate)):
+                return candidate
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return None
+        directory = parent
+
+
+def _has_tool_table(pyproject: str) -> bool:
+    try:
+        with open(pyproject, "rb") as handle:
+            return b"[tool.mnemolint" in handle.read()
+    except OSError:
+        return False
+
+
+def _read_toml(path: str) -> dict:
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef]
+    try:
+        with open(path, "rb") as handle:
+            return tomllib.load(handle)
+    except OSError as error:
+        raise ConfigError(f"cannot read config {path}: {error.strerror}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"invalid TOML in {path}: {error}") from None
+
+
+def load_settings(config_path: str | None, start: str) -> Settings:
+    """Settings from `config_path`, or from the nearest config above `start`, or the defaults."""
+    path = config_path or find_config(start)
+    if path is None:
+        return Settings(os.path.abspath(start if os.path.isdir(start) else os.path.dirname(start) or "."))
+    if config_path and not os.path.isfile(config_path):
+        raise ConfigError(f"config file not found: {config_path}")
+    data = _read_toml(path)
+    if os.path.basename(path) == "pyproject.toml":
+        data = data.get("tool", {}).get("mnemolint", {})
+    settings = Settings(os.path.dirname(os.path.abspath(path)), path)
+    apply_table(settings, data, os.path.basename(path))
+    return settings
+
+
+def apply_table(settings: Settings, data: dict, where: str) -> None:
+    """Validate one config table and store it on `settings`."""
+    for key, value in data.items():
+        label = f"{where}: `{key}`"
+        if key in _LIST_KEYS:
+            setattr(settings, key.replace("-", "_"), _string_list(value, label))
+        elif key == "per-file-ignores":
+            if not isinstance(value, dict):
+                raise ConfigError(f"{label} must be a table of glob = [codes]")
+            settings.per_file_ignores = {str(k): _string_list(v, f"{label}.{k}") for k, v in value.items()}
+        elif key == "severity":
+            if not isinstance(value, dict):
+                raise ConfigError(f"{label} must be a table of CODE = \"error|warning|info\"")
+            for code, level in value.items():
+                if level not in SEVERITIES:
+                    raise ConfigError(f"{label}.{code} must be one of {', '.join(SEVERITIES)}, not {level!r}")
+            settings.severity = dict(value)
+        elif key == "fail-level":
+            if value not in FAIL_LEVELS:
+                raise ConfigError(f"{label} must be one of {', '.join(FAIL_LEVELS)}, not {value!r}")
+            settings.fail_level = value
+        elif key in OPTIONS:
+            settings.options[key] = _number(value, OPTIONS[key].default, label)
+        else:
+            raise ConfigError(f"{label} is not a mnemolint setting")
+
+
+def _string_list(value: object, label: str) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ConfigError(f"{label} must be a list of strings")
+    return list(value)
+
+
+def _number(value: object, default: int | float, label: str) -> int | float:
+    valid = isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+    if isinstance(default, int) and not isinstance(value, int):
+        valid = False
+    if not valid:
+        kind = "a positive integer" if isinstance(default, int) else "a positive number"
+        raise ConfigError(f"{label} must be {kind}, not {value!r}")
+    return value  # type: ignore[return-value]

@@ -1,0 +1,292 @@
+"""Find the memory files of a tree and say what kind each one is (SPEC §1).
+
+One `os.scandir` walk. Every symlink met is recorded; a linked directory is entered only when it
+resolves inside the root and is not one of the directories already on the walk's path (device
+and inode), so a loop ends the descent instead of the run. Files are not read here: `Document`
+reads lazily, so a single changed topic file costs one walk of its memory dir, not a parse of it.
+
+Adding a kind of memory file means adding its test to `_kind_of` and, if it lives outside memory
+dirs, its name to `_WANTED`.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+
+from mnemolint.config import ConfigError, Settings
+from mnemolint.document import INDEX, TOPIC, Document
+from mnemolint.memdir import INDEX_NAME, MemoryDir
+
+DEFAULT_EXCLUDES = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        "node_modules",
+        ".venv",
+        "venv",
+        "__pycache__",
+        ".tox",
+        ".nox",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        "site-packages",
+    }
+)
+NOT_TOPICS = frozenset({"README.md", "AGENTS.md", "CLAUDE.md"})
+_AGENT_HOMES = (".claude", ".wave")
+
+
+class LinkRecord:
+    """A symlink met by the walk. `problem` is None, "cycle" or "dangling"."""
+
+    __slots__ = ("path", "target", "problem", "detail")
+
+    def __init__(self, path: str, target: str, problem: str | None = None, detail: str = "") -> None:
+        self.path = path
+        self.target = target
+        self.problem = problem
+        self.detail = detail
+
+
+class Tree:
+    """Everything discovery found. `focus` is None when whole trees were asked for."""
+
+    __slots__ = ("root", "documents", "memdirs", "links", "unreadable", "focus")
+
+    def __init__(self, root: str) -> None:
+        self.root = root
+        self.documents: list[Document] = []
+        self.memdirs: list[MemoryDir] = []
+        self.links: list[LinkRecord] = []
+        self.unreadable: list[tuple[str, str]] = []
+        self.focus: set[str] | None = None
+
+    def in_focus(self, path: str) -> bool:
+        return self.focus is None or path in self.focus
+
+
+class _Walk:
+    """State of one discovery: md files by directory, directories holding an index, links."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.md_files: dict[str, list[tuple[str, int]]] = {}
+        self.memdir_paths: set[str] = set()
+        self.links: list[LinkRecord] = []
+        self.unreadable: list[tuple[str, str]] = []
+        self.seen_dirs: set[str] = set()
+        self._exclude = _Matcher(settings.exclude + settings.extend_exclude, settings.root)
+        self._memory_globs = _Matcher(settings.memory_dirs, settings.root)
+
+    def walk(self, top: str, root: str) -> None:
+        """Walk `top` (inside `root`), iteratively so depth never costs recursion."""
+        try:
+            top_stat = os.stat(top)
+        except OSError as error:
+            self.unreadable.append((top, error.strerror or str(error)))
+            return
+        pending = [(top, ((top_stat.st_dev, top_stat.st_ino),))]
+        while pending:
+            directory, ancestors = pending.pop()
+            if directory in self.seen_dirs:
+                continue
+            self.seen_dirs.add(directory)
+            if _is_memory_dir_by_location(directory) or self._memory_globs.matches(directory):
+                self.memdir_paths.add(directory)
+            try:
+                entries = list(os.scandir(directory))
+            except OSError as error:
+                self.unreadable.append((directory, error.strerror or str(error)))
+                continue
+            for entry in entries:
+                child = self._visit(entry, ancestors, root)
+                if child:
+                    pending.append(child)
+
+    def _visit(self, entry: os.DirEntry, ancestors: tuple, root: str) -> tuple | None:
+        name = entry.name
+        if name in DEFAULT_EXCLUDES or self._exclude.matches(entry.path):
+            return None
+        try:
+            if entry.is_symlink():
+                return self._visit_link(entry, ancestors, root)
+            if entry.is_dir(follow_symlinks=False):
+                info = entry.stat(follow_symlinks=False)
+                return entry.path, ancestors + ((info.st_dev, info.st_ino),)
+            if name.endswith(".md") and entry.is_file(follow_symlinks=False):
+                self._add_file(entry.path, entry.stat(follow_symlinks=False).st_size)
+        except OSError as error:
+            self.unreadable.append((entry.path, error.strerror or str(error)))
+        return None
+
+    def _visit_link(self, entry: os.DirEntry, ancestors: tuple, root: str) -> tuple | None:
+        try:
+            target = os.readlink(entry.path)
+        except OSError:
+            target = "?"
+        try:
+            info = os.stat(entry.path)
+        except OSError as error:
+            problem = "cycle" if error.errno == errno.ELOOP else "dangling"
+            self.links.append(LinkRecord(entry.path, target, problem, error.strerror or ""))
+            return None
+        key = (info.st_dev, info.st_ino)
+        if stat.S_ISDIR(info.st_mode) and key in ancestors:
+            self.links.append(LinkRecord(entry.path, target, "cycle", "points back to a directory it is inside"))
+            return None
+        self.links.append(LinkRecord(entry.path, target))
+        if not _inside(os.path.realpath(entry.path), root):
+            return None  # never read what lies behind a link out of the linted root
+        if stat.S_ISDIR(info.st_mode):
+            return entry.path, ancestors + (key,)
+        if entry.name.endswith(".md") and stat.S_ISREG(info.st_mode):
+            self._add_file(entry.path, info.st_size)
+        return None
+
+    def _add_file(self, path: str, size: int) -> None:
+        directory, name = os.path.split(path)
+        self.md_files.setdefault(directory, []).append((name, size))
+        if name == INDEX_NAME:
+            self.memdir_paths.add(directory)
+
+
+class _Matcher:
+    """Root-relative globs (wcmatch: globstar, braces, dotfiles), imported only when configured."""
+
+    def __init__(self, patterns: list[str], root: str) -> None:
+        self.patterns = patterns
+        self.root = root
+        self._match = None
+        if patterns:
+            from wcmatch import glob
+
+            flags = glob.GLOBSTAR | glob.BRACE | glob.DOTGLOB | glob.NEGATE
+            self._match = lambda rel: glob.globmatch(rel, patterns, flags=flags)
+
+    def matches(self, path: str) -> bool:
+        if self._match is None:
+            return False
+        rel = os.path.relpath(path, self.root).replace(os.sep, "/")
+        return bool(self._match(rel) or self._match(rel + "/") or self._match(os.path.basename(path)))
+
+
+def _is_memory_dir_by_location(directory: str) -> bool:
+    """`…/.claude/projects/<slug>/memory` or `…/.wave/projects/<id>/memory` (SPEC §1)."""
+    parts = directory.rstrip(os.sep).split(os.sep)
+    return len(parts) >= 4 and parts[-1] == "memory" and parts[-3] == "projects" and parts[-4] in _AGENT_HOMES
+
+
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _enclosing_memdir(directory: str) -> str | None:
+    """The nearest memory dir at or above `directory`, for files and subtrees passed alone."""
+    current = directory
+    while True:
+        if os.path.isfile(os.path.join(current, INDEX_NAME)) or _is_memory_dir_by_location(current):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
+
+
+def discover(paths: list[str], settings: Settings) -> Tree:
+    """Walk directories, classify files, and build memory dirs with their index and topics."""
+    walk = _Walk(settings)
+    focus: set[str] = set()
+    explicit_files: list[str] = []
+    roots: list[str] = []
+    for given in paths:
+        path = os.path.abspath(given)
+        if not os.path.lexists(path):
+            raise ConfigError(f"path not found: {given}")
+        if os.path.isdir(path):
+            walk.walk(path, path)
+            roots.append(path)
+            context = _enclosing_memdir(path)
+            if context and context != path:
+                walk.walk(context, context)
+            focus.add(path)
+        else:
+            explicit_files.append(path)
+            context = _enclosing_memdir(os.path.dirname(path))
+            if context:
+                walk.walk(context, context)
+            elif os.path.islink(path) or path.endswith(".md"):
+                walk.walk(os.path.dirname(path), os.path.dirname(path))
+    tree = Tree(os.path.commonpath(roots) if roots else os.getcwd())
+    tree.links = walk.links
+    tree.unreadable = walk.unreadable
+    _build(tree, walk, settings)
+    if explicit_files or _context_outside(tree, focus):
+        tree.focus = _focus_set(tree, focus, explicit_files)
+    return tree
+
+
+def _context_outside(tree: Tree, dirs: set[str]) -> bool:
+    """Whether a memory dir was walked only for context, above the directories asked for."""
+    return any(not any(_inside(memdir.path, top) for top in dirs) for memdir in tree.memdirs)
+
+
+def _focus_set(tree: Tree, dirs: set[str], files: list[str]) -> set[str]:
+    focus = set(files)
+    for document in tree.documents:
+        if any(_inside(document.path, top) for top in dirs):
+            focus.add(document.path)
+    for memdir in tree.memdirs:
+        if any(_inside(memdir.path, top) for top in dirs):
+            focus.add(memdir.index_path)
+    for link in tree.links:
+        if any(_inside(link.path, top) for top in dirs):
+            focus.add(link.path)
+    return focus
+
+
+def _build(tree: Tree, walk: _Walk, settings: Settings) -> None:
+    memdirs: dict[str, MemoryDir] = {}
+    for path in sorted(walk.memdir_paths):
+        memdirs[path] = MemoryDir(path, None, [])
+    options = settings.options
+    for directory in sorted(walk.md_files):
+        owner = _owner(directory, memdirs)
+        for name, size in sorted(walk.md_files[directory]):
+            kind = _kind_of(directory, name, owner)
+            if kind is None or owner is None:
+                continue
+            document = Document(os.path.join(directory, name), kind, size, options, owner)
+            document.rel = os.path.relpath(document.path, owner.path).replace(os.sep, "/")
+            tree.documents.append(document)
+            if kind == INDEX:
+                owner.index = document
+            else:
+                owner.topics.append(document)
+    tree.memdirs = list(memdirs.values())
+
+
+def _owner(directory: str, memdirs: dict[str, MemoryDir]) -> MemoryDir | None:
+    """The innermost memory dir holding `directory`."""
+    current = directory
+    while True:
+        if current in memdirs:
+            return memdirs[current]
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
+
+
+def _kind_of(directory: str, name: str, memdir: MemoryDir | None) -> str | None:
+    """The kind of an `.md` file: the one place that decides what mnemolint lints."""
+    if memdir is None:
+        return None
+    if name == INDEX_NAME and directory == memdir.path:
+        return INDEX
+    if name in NOT_TOPICS:
+        return None
+    return TOPIC

@@ -1,0 +1,133 @@
+"""The one pass: discover → run the selected rules → filter (focus, ignores, suppressions) → sort.
+
+Rules only ever see `Document`, `MemoryDir` and `Tree` objects, which read and parse each file
+at most once. A rule that raises is reported on stderr and the run goes on: one bad file (or one
+bug) never costs the findings on every other file.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable
+
+from mnemolint import suppress
+from mnemolint.config import Settings
+from mnemolint.discovery import Tree, discover
+from mnemolint.document import TOPIC as TOPIC_KIND
+from mnemolint.document import Document
+from mnemolint.model import Diagnostic, Hit
+from mnemolint.rules import RULES
+from mnemolint.rules import base
+from mnemolint.rules.base import Rule
+from mnemolint.selection import check_selectors, selected
+
+
+class Result:
+    __slots__ = ("diagnostics", "tree")
+
+    def __init__(self, diagnostics: list[Diagnostic], tree: Tree) -> None:
+        self.diagnostics = diagnostics
+        self.tree = tree
+
+
+def active_rules(settings: Settings) -> list[Rule]:
+    codes = [rule.code for rule in RULES]
+    check_selectors(settings.select, codes, "select")
+    check_selectors(settings.extend_select, codes, "extend-select")
+    check_selectors(settings.ignore, codes, "ignore")
+    for glob, selectors in settings.per_file_ignores.items():
+        check_selectors(selectors, codes, f"per-file-ignores `{glob}`")
+    check_selectors(settings.severity, codes, "severity")
+    chosen = selected(codes, settings.select, settings.extend_select, settings.ignore)
+    return [rule for rule in RULES if rule.code in chosen]
+
+
+def lint(paths: list[str], settings: Settings) -> Result:
+    rules = active_rules(settings)
+    tree = discover(paths, settings)
+    by_scope: dict[str, list[Rule]] = {}
+    for rule in rules:
+        by_scope.setdefault(rule.scope, []).append(rule)
+    found: list[Diagnostic] = []
+    options = settings.options
+    for document in tree.documents:
+        if not tree.in_focus(document.path):
+            continue
+        scopes = (base.DOCUMENT, base.TOPIC) if document.kind == TOPIC_KIND else (base.DOCUMENT,)
+        for scope in scopes:
+            for rule in by_scope.get(scope, ()):
+                found.extend(_run(rule, document, document.path, options))
+    for memdir in tree.memdirs:
+        index_in_focus = tree.in_focus(memdir.index_path)
+        dir_in_focus = index_in_focus or any(tree.in_focus(topic.path) for topic in memdir.topics)
+        for rule in by_scope.get(base.MEMDIR, ()):
+            if rule.reports_on == base.ON_INDEX and not index_in_focus:
+                continue
+            if not dir_in_focus:
+                continue
+            hits = _run(rule, memdir, memdir.index_path, options)
+            if rule.reports_on == base.ON_TOPICS and not index_in_focus:
+                hits = [hit for hit in hits if tree.in_focus(hit.path)]
+            found.extend(hits)
+    for rule in by_scope.get(base.TREE, ()):
+        found.extend(hit for hit in _run(rule, tree, tree.root, options) if tree.in_focus(hit.path))
+    return Result(_filter(found, tree, settings), tree)
+
+
+def _run(rule: Rule, target: object, default_path: str, options: dict) -> list[Diagnostic]:
+    try:
+        hits: Iterable[Hit] = rule.check(target, options)
+        return [Diagnostic(rule.code, rule.name, rule.severity, default_path, hit) for hit in hits]
+    except Exception as error:  # noqa: BLE001 - a rule's bug must not end the run
+        print(
+            f"mnemolint: internal error in {rule.code} on {default_path}: {type(error).__name__}: {error}",
+            file=sys.stderr,
+        )
+        return []
+
+
+def _filter(found: list[Diagnostic], tree: Tree, settings: Settings) -> list[Diagnostic]:
+    documents: dict[str, Document] = {document.path: document for document in tree.documents}
+    suppressions: dict[str, suppress.Suppressions | None] = {}
+    ignored = _PerFileIgnores(settings)
+    kept = []
+    for diagnostic in found:
+        path = diagnostic.path
+        if ignored.covers(path, diagnostic.code):
+            continue
+        if path not in suppressions:
+            document = documents.get(path)
+            suppressions[path] = suppress.parse(document.lines) if document is not None else None
+        marks = suppressions[path]
+        if marks is not None and marks.covers(diagnostic.code, diagnostic.line):
+            continue
+        diagnostic.severity = settings.severity.get(diagnostic.code, diagnostic.severity)
+        kept.append(diagnostic)
+    kept.sort(key=Diagnostic.sort_key)
+    return kept
+
+
+class _PerFileIgnores:
+    """`per-file-ignores = {"glob" = ["CODE", …]}`, globs relative to the config's directory."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.root = settings.root
+        self.table = settings.per_file_ignores
+        self.cache: dict[str, list[str]] = {}
+
+    def covers(self, path: str, code: str) -> bool:
+        if not self.table:
+            return False
+        if path not in self.cache:
+            from wcmatch import glob
+
+            rel = os.path.relpath(path, self.root).replace(os.sep, "/")
+            flags = glob.GLOBSTAR | glob.BRACE | glob.DOTGLOB
+            self.cache[path] = [
+                selector
+                for pattern, selectors in self.table.items()
+                if glob.globmatch(rel, pattern, flags=flags) or glob.globmatch(os.path.basename(path), pattern, flags=flags)
+                for selector in selectors
+            ]
+        return any(selector == "ALL" or code.startswith(selector) for selector in self.cache[path])

@@ -1,0 +1,225 @@
+"""Frontmatter, split strictly and read as the agents' YAML 1.2 parsers read it.
+
+Libraries such as python-frontmatter return `{}` for exactly the cases a linter must report (a
+BOM before the fence, an unclosed fence, a list instead of a mapping), so the fences are split
+here and only the YAML between them goes to ruamel.yaml (YAML 1.2: `no` stays a string, a
+duplicate key is an error). Anchors, aliases and deep nesting are refused from the event stream
+before any value is built, so an alias bomb costs microseconds, not gigabytes.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+NONE = "none"
+OK = "ok"
+UNCLOSED = "unclosed"
+INVALID = "invalid"
+NOT_MAPPING = "not-mapping"
+TOO_COMPLEX = "too-complex"
+
+_FENCE = re.compile(r"---[ \t]*\r?")
+_KEY = re.compile(r"([A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]|$)")
+# Plain scalars whose meaning differs between YAML 1.1 and YAML 1.2 (core schema).
+_AMBIGUOUS = re.compile(
+    r"""(?x)
+    (?P<bool>y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)
+    |(?P<int>[-+]?0[0-7_]+|[-+]?0b[01_]+|[-+]?0o[0-7]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+|[-+]?[0-9][0-9]*_[0-9_]*)
+    |(?P<float>[-+]?[0-9]+[eE][-+]?[0-9]+|[-+]?[0-9][0-9_]*\.[0-9_]*_[0-9_]*)
+    |(?P<date>[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?)
+    """
+)
+_AMBIGUITY_HINT = re.compile(
+    r"(?im)(?:[:\[,]|^\s*-)[ \t]*(?:(?:y|n|yes|no|on|off)[ \t]*(?:$|[,\]}#])"
+    r"|[-+]?0[0-9_bo]|[-+]?[0-9][0-9_]*(?:[eE]|_|:[0-9])|[0-9]{4}-[0-9])"
+)
+
+_yaml = None
+
+
+def _loader() -> Any:
+    """One ruamel `YAML(typ='safe')` per process: building one costs more than a small load."""
+    global _yaml
+    if _yaml is None:
+        from ruamel.yaml import YAML
+
+        _yaml = YAML(typ="safe", pure=False)
+    return _yaml
+
+
+class Ambiguous:
+    """An unquoted scalar that YAML 1.1 and 1.2 readers take differently."""
+
+    __slots__ = ("value", "kind", "line", "column")
+
+    def __init__(self, value: str, kind: str, line: int, column: int) -> None:
+        self.value = value
+        self.kind = kind
+        self.line = line
+        self.column = column
+
+
+class FrontMatter:
+    """The frontmatter block of one document and what reading it gave.
+
+    Line numbers are 1-based lines of the file. `status` is one of NONE (no fence on line 1),
+    OK, UNCLOSED, INVALID, NOT_MAPPING, TOO_COMPLEX; `data` is a dict only when OK.
+    """
+
+    __slots__ = (
+        "status",
+        "data",
+        "fence_line",
+        "close_line",
+        "yaml_lines",
+        "error",
+        "error_line",
+        "error_column",
+        "ambiguous",
+        "_key_lines",
+    )
+
+    def __init__(self) -> None:
+        self.status = NONE
+        self.data: dict[str, Any] | None = None
+        self.fence_line = 0
+        self.close_line = 0
+        self.yaml_lines: list[str] = []
+        self.error = ""
+        self.error_line: int | None = None
+        self.error_column: int | None = None
+        self.ambiguous: list[Ambiguous] = []
+        self._key_lines: dict[str, int] | None = None
+
+    @property
+    def present(self) -> bool:
+        return self.status != NONE
+
+    @property
+    def body_start(self) -> int:
+        """0-based index of the first line after the frontmatter."""
+        return self.close_line if self.close_line else 0
+
+    def key_line(self, key: str) -> int | None:
+        """File line of a top-level key, found from the text (the fast loader keeps no marks)."""
+        if self._key_lines is None:
+            self._key_lines = {}
+            for offset, text in enumerate(self.yaml_lines):
+                match = _KEY.match(text)
+                if match:
+                    self._key_lines.setdefault(match.group(1), self.fence_line + 1 + offset)
+        return self._key_lines.get(key)
+
+    def text(self, key: str) -> str | None:
+        """A top-level value as the text an agent would show; None when missing or not a scalar."""
+        if not self.data:
+            return None
+        value = self.data.get(key)
+        if value is None or isinstance(value, (dict, list)):
+            return None
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return str(value)
+
+
+def split_and_parse(lines: list[str], max_depth: int) -> FrontMatter:
+    """Find the fences in `lines` (as split on \\n, CRs kept) and read the YAML between them."""
+    result = FrontMatter()
+    if not lines:
+        return result
+    first = lines[0].lstrip("\ufeff")
+    if not _FENCE.fullmatch(first):
+        return result
+    result.fence_line = 1
+    for index in range(1, len(lines)):
+        if _FENCE.fullmatch(lines[index]):
+            result.close_line = index + 1
+            break
+    else:
+        result.status = UNCLOSED
+        return result
+    result.yaml_lines = [line.rstrip("\r") for line in lines[1 : result.close_line - 1]]
+    _parse(result, "\n".join(result.yaml_lines), max_depth)
+    return result
+
+
+def _parse(result: FrontMatter, text: str, max_depth: int) -> None:
+    if not text.strip():
+        result.status, result.data = OK, {}
+        return
+    from ruamel.yaml.error import YAMLError
+
+    yaml = _loader()
+    try:
+        if any(char in text for char in "&*[{") or _AMBIGUITY_HINT.search(text):
+            refusal = _scan_events(yaml, text, max_depth, result)
+            if refusal:
+                result.status, result.error = TOO_COMPLEX, refusal
+                return
+        data = yaml.load(text)
+    except YAMLError as error:
+        _record_error(result, error)
+        return
+    except RecursionError:
+        result.status, result.error = TOO_COMPLEX, "nesting too deep to read"
+        return
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        result.status, result.error = NOT_MAPPING, type(data).__name__
+        return
+    result.status, result.data = OK, data
+
+
+def _scan_events(yaml: Any, text: str, max_depth: int, result: FrontMatter) -> str | None:
+    """Refuse anchors, aliases and deep nesting; note ambiguous plain scalars on the way."""
+    from ruamel.yaml.events import (
+        AliasEvent,
+        CollectionEndEvent,
+        MappingStartEvent,
+        ScalarEvent,
+        SequenceStartEvent,
+    )
+
+    stack: list[list[bool]] = []  # per open collection: [is_mapping, next scalar is a key]
+    for event in yaml.parse(text):
+        if isinstance(event, AliasEvent):
+            return f"alias `*{event.anchor}`: anchors and aliases are refused, not expanded"
+        if getattr(event, "anchor", None):
+            return f"anchor `&{event.anchor}`: anchors and aliases are refused, not expanded"
+        if isinstance(event, (MappingStartEvent, SequenceStartEvent)):
+            _advance(stack)
+            stack.append([isinstance(event, MappingStartEvent), True])
+            if len(stack) > max_depth:
+                return f"nested deeper than {max_depth} levels"
+        elif isinstance(event, CollectionEndEvent):
+            stack.pop()
+        elif isinstance(event, ScalarEvent):
+            is_key = bool(stack) and stack[-1][0] and stack[-1][1]
+            _advance(stack)
+            if not is_key and not event.style and not event.tag:
+                match = _AMBIGUOUS.fullmatch(event.value)
+                if match:
+                    mark = event.start_mark
+                    result.ambiguous.append(
+                        Ambiguous(event.value, match.lastgroup or "", result.fence_line + 1 + mark.line, mark.column + 1)
+                    )
+    return None
+
+
+def _advance(stack: list[list[bool]]) -> None:
+    """A node was read inside the innermost mapping: the next scalar flips key/value."""
+    if stack and stack[-1][0]:
+        stack[-1][1] = not stack[-1][1]
+
+
+def _record_error(result: FrontMatter, error: Exception) -> None:
+    result.status = INVALID
+    mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+    problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+    context = getattr(error, "context", None)
+    result.error = f"{context}: {problem}" if context and problem and "duplicate" not in problem else str(problem)
+    if mark is not None:
+        result.error_line = result.fence_line + 1 + mark.line
+        result.error_column = mark.column + 1

@@ -1,0 +1,178 @@
+"""Read `MEMORY.md` the way the agent loads it: as lines, not as a Markdown tree.
+
+The agent keeps the first 200 lines / 25,000 characters and drops the rest, so what matters is
+which lines are pointers (`- [Title](file.md) — summary`), which are content that belongs in a
+topic file, and where the load cap cuts. A bounded line scanner does this in linear time even on
+a hostile 200 KB line, and costs nothing to import.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mnemolint.textutil import js_lstrip_count, js_trim, utf16_len, utf16_prefix_index
+
+BLANK = "blank"
+HEADING = "heading"
+POINTER = "pointer"
+TABLE = "table"
+RULE = "rule"  # a thematic break: structure, not content
+COMMENT = "comment"
+FRONTMATTER = "frontmatter"
+CODE = "code"
+NESTED = "nested"
+CONTENT = "content"
+
+_HEADING = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+_LIST = re.compile(r"([ \t]*)(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]+|$)")
+_THEMATIC = re.compile(r" {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})")
+_SEPARATOR = re.compile(r"^[\s—–:|-]+")
+_MAX_TITLE = 1000  # how far back from `](` a title's `[` is looked for
+
+
+class Link:
+    """An inline link `[title](target)` on one line; columns are 1-based, end exclusive."""
+
+    __slots__ = ("title", "target", "column", "end_column")
+
+    def __init__(self, title: str, target: str, column: int, end_column: int) -> None:
+        self.title = title
+        self.target = target
+        self.column = column
+        self.end_column = end_column
+
+
+class IndexLine:
+    __slots__ = ("number", "text", "kind", "links")
+
+    def __init__(self, number: int, text: str, kind: str, links: list[Link]) -> None:
+        self.number = number
+        self.text = text
+        self.kind = kind
+        self.links = links
+
+    def summary(self) -> str:
+        """The entry's text after its link: the summary the agent reads for this topic."""
+        if not self.links:
+            return ""
+        rest = self.text[self.links[0].end_column - 1 :].rstrip("\r")
+        return _SEPARATOR.sub("", rest).strip()
+
+
+class LoadCut:
+    """What the agent's loader keeps of an index that is over a cap (trimmed-text numbers)."""
+
+    __slots__ = ("total_lines", "chars", "over_lines", "over_chars", "loaded_lines", "first_dropped", "line1_cut")
+
+    def __init__(self) -> None:
+        self.total_lines = 0
+        self.chars = 0
+        self.over_lines = False
+        self.over_chars = False
+        self.loaded_lines = 0
+        self.first_dropped = 0  # file line number of the first dropped line
+        self.line1_cut: int | None = None  # characters of line 1 kept when the char cap cuts it
+
+
+def find_links(text: str) -> list[Link]:
+    """Inline links on a line, outside code spans. Linear: each `](` looks back a bounded way."""
+    links: list[Link] = []
+    position = 0
+    while True:
+        middle = text.find("](", position)
+        if middle < 0:
+            return links
+        close = text.find(")", middle + 2)
+        if close < 0:
+            return links
+        opening = text.rfind("[", max(0, middle - _MAX_TITLE), middle)
+        position = middle + 2
+        if opening < 0 or text.count("`", 0, opening) % 2:
+            continue
+        target = text[middle + 2 : close].strip()
+        if target.startswith("<") and ">" in target:
+            target = target[1 : target.index(">")]
+        elif " " in target:  # [t](file.md "title")
+            target = target.split(" ", 1)[0]
+        links.append(Link(text[opening + 1 : middle], target, opening + 1, close + 2))
+        position = close + 1
+
+
+def classify(lines: list[str], frontmatter_end: int) -> list[IndexLine]:
+    """Sort each line of the index into pointer, structure, or content the agent should not load."""
+    result: list[IndexLine] = []
+    fence: str | None = None
+    in_comment = False
+    for index, raw in enumerate(lines):
+        text = raw.rstrip("\r")
+        number = index + 1
+        if index < frontmatter_end:
+            result.append(IndexLine(number, text, FRONTMATTER, []))
+            continue
+        if fence is not None:
+            if text.strip().startswith(fence):
+                fence = None
+            result.append(IndexLine(number, text, CODE, []))
+            continue
+        stripped = text.lstrip()
+        if in_comment or stripped.startswith("<!--"):
+            in_comment = "-->" not in (text if in_comment else stripped[4:])
+            result.append(IndexLine(number, text, COMMENT, []))
+            continue
+        fence_match = _FENCE.match(text)
+        if fence_match:
+            fence = fence_match.group(1)
+            result.append(IndexLine(number, text, CODE, []))
+            continue
+        result.append(IndexLine(number, text, _kind(text), find_links(text)))
+    for line in result:
+        if line.kind == POINTER and not line.links:
+            line.kind = CONTENT
+    return result
+
+
+def _kind(text: str) -> str:
+    stripped = text.strip()
+    if not stripped:
+        return BLANK
+    if _HEADING.match(text):
+        return HEADING
+    if stripped.startswith("|"):
+        return TABLE
+    if _THEMATIC.fullmatch(text.rstrip()):
+        return RULE
+    item = _LIST.match(text)
+    if item:
+        return NESTED if len(item.group(1).expandtabs(4)) >= 2 else POINTER
+    if text[:1] in " \t":
+        return NESTED
+    return CONTENT
+
+
+def load_cut(text: str, max_lines: int, max_chars: int) -> LoadCut:
+    """Apply the loader's caps: first `max_lines` lines, then the last newline within `max_chars`.
+
+    Mirrors Wave's loader (`raw.trim()`, `split("\\n")`, `.length` in UTF-16 units). Line numbers
+    in the result are lines of the file, not of the trimmed text.
+    """
+    cut = LoadCut()
+    trimmed = js_trim(text)
+    leading_lines = text.count("\n", 0, js_lstrip_count(text))
+    lines = trimmed.split("\n")
+    cut.total_lines = len(lines)
+    cut.chars = utf16_len(trimmed)
+    cut.over_lines = cut.total_lines > max_lines
+    cut.over_chars = cut.chars > max_chars
+    content = "\n".join(lines[:max_lines]) if cut.over_lines else trimmed
+    if utf16_len(content) > max_chars:
+        limit = utf16_prefix_index(content, max_chars)
+        newline = content.rfind("\n", 0, limit + 1)
+        if newline > 0:
+            content = content[:newline]
+        else:
+            cut.line1_cut = max_chars
+            content = content[:limit]
+    cut.loaded_lines = content.count("\n") + 1 if cut.line1_cut is None else 1
+    cut.first_dropped = leading_lines + cut.loaded_lines + 1
+    return cut

@@ -1,0 +1,35 @@
+"""Output formats. A reporter is one module with `write(diagnostics, out, options)`."""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Callable
+from typing import TextIO
+
+from mnemolint.model import Diagnostic
+
+FORMATS = ("text", "json")
+
+
+class ReportOptions:
+    __slots__ = ("color", "quiet", "files")
+
+    def __init__(self, color: bool = False, quiet: bool = False, files: int = 0) -> None:
+        self.color = color
+        self.quiet = quiet
+        self.files = files
+
+
+def display_path(path: str) -> str:
+    """Relative to the current directory, with `/` separators, as every format shows paths."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:  # another drive on Windows
+        rel = path
+    return rel.replace(os.sep, "/")
+
+
+def writer(name: str) -> Callable[[list[Diagnostic], TextIO, ReportOptions], None]:
+    module = importlib.import_module(f"mnemolint.reporters.{name}_format")
+    return module.write

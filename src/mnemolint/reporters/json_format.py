@@ -1,0 +1,32 @@
+"""`--output-format json`: a top-level array, one object per finding (docs/output-formats.md)."""
+
+from __future__ import annotations
+
+import json
+from typing import TextIO
+
+from mnemolint.catalog import rule_url
+from mnemolint.model import Diagnostic
+from mnemolint.reporters import ReportOptions, display_path
+
+
+def as_dict(diagnostic: Diagnostic) -> dict:
+    fix = diagnostic.fix
+    return {
+        "code": diagnostic.code,
+        "name": diagnostic.name,
+        "severity": diagnostic.severity,
+        "message": diagnostic.message,
+        "path": display_path(diagnostic.path),
+        "line": diagnostic.line,
+        "column": diagnostic.column,
+        "end_line": diagnostic.end_line,
+        "end_column": diagnostic.end_column,
+        "fix": None if fix is None else {"applicability": fix.applicability, "message": fix.message},
+        "url": rule_url(diagnostic.code),
+    }
+
+
+def write(diagnostics: list[Diagnostic], out: TextIO, options: ReportOptions) -> None:
+    json.dump([as_dict(diagnostic) for diagnostic in diagnostics], out, indent=2, ensure_ascii=False)
+    out.write("\n")

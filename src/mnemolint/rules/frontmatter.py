@@ -1,0 +1,108 @@
+"""FM0xx: frontmatter of every memory file, read as YAML 1.2 like the agents' JavaScript loaders."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from mnemolint import frontmatter as fm
+from mnemolint.document import Document
+from mnemolint.model import ERROR, WARNING, Hit
+from mnemolint.rules.base import DOCUMENT, rule
+
+_LOST = "the agent reads no name, description or type from this file"
+
+
+@rule(
+    "FM001",
+    "invalid-yaml",
+    ERROR,
+    scope=DOCUMENT,
+    summary="The frontmatter is not valid YAML.",
+)
+def invalid_yaml(document: Document, options: dict) -> Iterator[Hit]:
+    front = document.frontmatter
+    if front.status == fm.INVALID:
+        yield Hit(
+            f"Invalid YAML in frontmatter: {front.error}; {_LOST}.",
+            line=front.error_line or front.fence_line,
+            column=front.error_column,
+        )
+
+
+@rule(
+    "FM002",
+    "not-a-mapping",
+    ERROR,
+    scope=DOCUMENT,
+    summary="The frontmatter is valid YAML but not a mapping of keys to values.",
+)
+def not_a_mapping(document: Document, options: dict) -> Iterator[Hit]:
+    front = document.frontmatter
+    if front.status == fm.NOT_MAPPING:
+        kind = {"list": "a list", "str": "a plain string"}.get(front.error, f"a {front.error}")
+        yield Hit(
+            f"Frontmatter is {kind}, not a mapping of keys such as `description:`; {_LOST}.",
+            line=front.fence_line + 1,
+        )
+
+
+@rule(
+    "FM003",
+    "unclosed-frontmatter",
+    ERROR,
+    scope=DOCUMENT,
+    summary="A `---` frontmatter fence on line 1 is never closed.",
+)
+def unclosed_frontmatter(document: Document, options: dict) -> Iterator[Hit]:
+    front = document.frontmatter
+    if front.status == fm.UNCLOSED:
+        yield Hit(
+            "Frontmatter opened with `---` on line 1 is never closed by a second `---` line: readers "
+            "either drop it or swallow the body up to the next `---`. Close it after the last key.",
+            line=1,
+            column=1,
+        )
+
+
+_WHY = {
+    "bool": "YAML 1.1 readers take it as a boolean, YAML 1.2 readers (the agents) as the string",
+    "int": "YAML 1.1 and YAML 1.2 readers parse this number differently (octal, base-60 or `_` digits)",
+    "float": "YAML 1.1 readers keep it as text, YAML 1.2 readers (the agents) make it a number",
+    "date": "some readers (YAML 1.1, js-yaml) turn it into a date object, YAML 1.2 core readers keep the text",
+}
+
+
+@rule(
+    "FM004",
+    "yaml-ambiguous-scalar",
+    WARNING,
+    scope=DOCUMENT,
+    summary="An unquoted value that YAML 1.1 and YAML 1.2 readers take differently.",
+)
+def yaml_ambiguous_scalar(document: Document, options: dict) -> Iterator[Hit]:
+    for item in document.frontmatter.ambiguous:
+        yield Hit(
+            f"Unquoted `{item.value}`: {_WHY[item.kind]}. Quote it (\"{item.value}\") so every reader agrees.",
+            line=item.line,
+            column=item.column,
+            end_line=item.line,
+            end_column=item.column + len(item.value),
+        )
+
+
+@rule(
+    "FM005",
+    "yaml-too-complex",
+    ERROR,
+    scope=DOCUMENT,
+    summary="Frontmatter with anchors, aliases or absurd nesting, refused rather than expanded.",
+    options=("yaml-max-depth",),
+)
+def yaml_too_complex(document: Document, options: dict) -> Iterator[Hit]:
+    front = document.frontmatter
+    if front.status == fm.TOO_COMPLEX:
+        yield Hit(
+            f"Frontmatter refused: {front.error}. Memory frontmatter is a few flat keys; anchors and deep "
+            "nesting can expand without bound (an alias bomb), so they were not read.",
+            line=front.fence_line,
+        )

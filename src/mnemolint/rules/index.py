@@ -1,0 +1,334 @@
+"""MEM1xx: the `MEMORY.md` index (seed 000, "自动记忆容量治理" scenarios 1–10, prompt 3).
+
+The index is the only way the agent discovers a topic, and it is cut at load time: these rules
+say what the agent will really see, and what it will never find.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from mnemolint import index_lines as il
+from mnemolint.memdir import ESCAPES, MISSING, URL, MemoryDir
+from mnemolint.model import ERROR, INFO, SAFE, UNSAFE, WARNING, Edit, Fix, Hit
+from mnemolint.rules.base import MEMDIR, ON_DIR, ON_TOPICS, rule
+from mnemolint.textutil import js_trim, shorten, utf16_len, utf16_prefix_index
+
+
+def _advice(options: dict) -> str:
+    return (
+        f"Keep index entries to one line under ~{options['index-line-max-chars']} chars; "
+        "move detail into topic files."
+    )
+
+
+@rule(
+    "MEM101",
+    "index-over-load-limit",
+    ERROR,
+    scope=MEMDIR,
+    summary="MEMORY.md is over 200 lines or 25,000 characters, so the agent loads only part of it.",
+    options=("index-max-lines", "index-max-chars", "index-line-max-chars"),
+)
+def index_over_load_limit(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
+    index = memdir.index
+    if index is None:
+        return
+    max_lines, max_chars = options["index-max-lines"], options["index-max-chars"]
+    if index.too_large:
+        yield Hit(
+            f"MEMORY.md is {index.size:,} bytes, far over {max_chars:,} characters: the agent loads at most "
+            f"the first {max_lines} lines / {max_chars:,} characters and silently drops the rest. {_advice(options)}"
+        )
+        return
+    if index.text is None:
+        return
+    cut = il.load_cut(index.text, max_lines, max_chars)
+    if not (cut.over_lines or cut.over_chars):
+        return
+    reasons = []
+    if cut.over_chars:
+        reasons.append(f"{cut.chars:,} characters (limit: {max_chars:,})")
+    if cut.over_lines:
+        reasons.append(f"{cut.total_lines:,} lines (limit: {max_lines})")
+    reason = " and ".join(reasons)
+    if cut.line1_cut is not None:
+        first = next(line for line in memdir.lines if line.text.strip())
+        yield Hit(
+            f"MEMORY.md is {reason}: everything after the first {cut.line1_cut:,} characters of line 1 is cut "
+            f"off when the agent loads it. {_advice(options)}",
+            line=first.number,
+            column=utf16_prefix_index(first.text, cut.line1_cut) + 1,
+        )
+        return
+    dropped = [line for line in memdir.lines[cut.first_dropped - 1 :] if line.text.strip()]
+    quote = f' ("{shorten(dropped[0].text)}")' if dropped else ""
+    lost = cut.total_lines - cut.loaded_lines
+    yield Hit(
+        f"MEMORY.md is {reason}: the agent loads only {cut.loaded_lines:,} of {cut.total_lines:,} lines; "
+        f"{lost:,} {'line is' if lost == 1 else 'lines are'} cut off, starting at line {cut.first_dropped}"
+        f"{quote}. {_advice(options)}",
+        line=cut.first_dropped,
+    )
+
+
+@rule(
+    "MEM102",
+    "index-near-limit",
+    WARNING,
+    scope=MEMDIR,
+    summary="MEMORY.md is at 80 % or more of its load cap.",
+    options=("index-max-lines", "index-max-chars", "index-warn-ratio", "index-target-lines", "index-target-chars"),
+)
+def index_near_limit(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
+    index = memdir.index
+    if index is None or index.text is None:
+        return
+    trimmed = js_trim(index.text)
+    lines, chars = trimmed.count("\n") + 1, utf16_len(trimmed)
+    max_lines, max_chars = options["index-max-lines"], options["index-max-chars"]
+    ratio = max(lines / max_lines, chars / max_chars)
+    if options["index-warn-ratio"] <= ratio and lines <= max_lines and chars <= max_chars:
+        yield Hit(
+            f"MEMORY.md is at {ratio:.0%} of its load cap ({lines:,} of {max_lines} lines, {chars:,} of "
+            f"{max_chars:,} characters): compress it below {options['index-target-lines']} lines / "
+            f"{options['index-target-chars']:,} characters before new entries fall off the end."
+        )
+
+
+def _topic_of(memdir: MemoryDir, line: il.IndexLine) -> str | None:
+    """The topic a one-link pointer line points at, when it resolves to one."""
+    if line.kind != il.POINTER or len(line.links) != 1:
+        return None
+    resolved = memdir.resolve(line.links[0].target)
+    if resolved and not resolved.problem and resolved.rel in memdir.topic_by_rel:
+        return resolved.rel
+    return None
+
+
+@rule(
+    "MEM103",
+    "index-line-too-long",
+    WARNING,
+    scope=MEMDIR,
+    summary="An index line is over 150 characters.",
+    fix=UNSAFE,
+    options=("index-line-max-chars",),
+)
+def index_line_too_long(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
+    limit = options["index-line-max-chars"]
+    for line in memdir.lines:
+        length = utf16_len(line.text)
+        if length <= limit:
+            continue
+        fix = None
+        if _topic_of(memdir, line):
+            fix = Fix(UNSAFE, "Replace the line with the one generated from the topic's description")
+        yield Hit(
+            f"Index line is {length:,} characters (advised: under {limit}): every line is loaded into each "
+            "session and counts against the 25,000-character cap. Keep the entry to one short pointer and "
+            "move detail into the topic file.",
+            line=line.number,
+            column=utf16_prefix_index(line.text, limit) + 1,
+            end_line=line.number,
+            end_column=len(line.text) + 1,
+            fix=fix,
+        )
+
+
+_BROKEN = {
+    MISSING: "`{target}` does not exist in the memory dir: the agent follows this entry to nothing.",
+    URL: "`{target}` is a URL, not a topic file: index entries point at topic files in the memory dir.",
+    ESCAPES: "`{target}` points outside the memory dir: a clone or another machine will not have it, and "
+    "the index is for topic files beside it.",
+}
+
+
+def _drop_line(memdir: MemoryDir, line: il.IndexLine, message: str) -> Fix | None:
+    """A fix that deletes a whole pointer line, when the line holds nothing but that pointer."""
+    if line.kind != il.POINTER or len(line.links) != 1 or memdir.index is None:
+        return None
+    start, end = memdir.index.line_span(line.number)
+    return Fix(SAFE, message, (Edit(start, end, ""),))
+
+
+@rule(
+    "MEM104",
+    "index-broken-link",
+    ERROR,
+    scope=MEMDIR,
+    summary="An index entry links to a file that is missing, absolute, a URL, or outside the memory dir.",
+    fix=SAFE,
+)
+def index_broken_link(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
+    for line in memdir.lines:
+        for link in line.links:
+            resolved = memdir.resolve(link.target)
+            if resolved is None or resolved.problem is None:
+                continue
+            message = _BROKEN.get(
+                resolved.problem,
+                "`{target}` is an absolute path: it breaks on every other machine and clone. Link topic "
+                "files relative to the memory dir.",
+            )
+            yield Hit(
+                message.format(target=shorten(link.target)),
+                line=line.number,
+                column=link.column,
+                end_line=line.number,
+                end_column=link.end_column,
+                fix=_drop_line(memdir, line, "Remove the broken entry"),
+            )
+
+
+@rule(
+    "MEM105",
+    "index-orphan-topic",
+    WARNING,
+    scope=MEMDIR,
+    summary="A topic file that no line of MEMORY.md links to, so the agent never discovers it.",
+    fix=SAFE,
+    reports_on=ON_TOPICS,
+)
+def index_orphan_topic(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
+    index = memdir.index
+    if index is None or index.text is None:
+        return
+    linked = memdir.linked()
+    for topic in memdir.topics:
+        if topic.rel not in linked:
+            yield Hit(
+                f"No line of MEMORY.md links to `{topic.rel}`: the index is the agent's only way to discover "
+                "a topic, so this one is never read.",
+                path=topic.path,
+                fix=Fix(SAFE, "Add the topic's generated line to MEMORY.md"),
+            )
+
+
+@rule(
+    "MEM106",
+    "index-missing",
+    WARNING,
+    scope=MEMDIR,
+    summary="A memory dir has topic files but no MEMORY.md.",
+    fix=SAFE,
+    reports_on=ON_DIR,
+)
+def index_missing(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
+    if memdir.index is None and memdir.topics:
+        count = len(memdir.topics)
+        yield Hit(
+            f"MEMORY.md is missing: {count:,} topic {'file is' if count == 1 else 'files are'} in this memory "
+            "dir and none can be discovered. Generate the index from the topics' descriptions.",
+            path=memdir.index_path,
+            fix=Fix(SAFE, "Generate MEMORY.md from the topic files"),
+        )
+
+
+@rule(
+    "MEM107",
+    "index-duplicate-entry",
+    WARNING,
+    scope=MEMDIR,
+    summary="The same topic is linked from two index lines.",
+    fix=SAFE,
+)
+def index_duplicate_entry(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
+    first_line: dict[str, int] = {}
+    for line in memdir.lines:
+        for link in line.links:
+            resolved = memdir.resolve(link.target)
+            if resolved is None or resolved.rel is None:
+                continue
+            seen = first_line.setdefault(resolved.rel, line.number)
+            if seen != line.number:
+                yield Hit(
+                    f"`{resolved.rel}` is already linked on line {seen}: the second entry spends load "
+                    "budget and tells the agent nothing new.",
+                    line=line.number,
+                    column=link.column,
+                    end_line=line.number,
+                    end_column=link.end_column,
+                    fix=_drop_line(memdir, line, "Remove the later duplicate line"),
+                )
+
+
+_CONTENT_KINDS = {il.CONTENT: "text", il.NESTED: "nested detail", il.CODE: "a code block"}
+
+
+@rule(
+    "MEM108",
+    "index-not-pointer",
+    WARNING,
+    scope=MEMDIR,
+    summary="MEMORY.md holds frontmatter, paragraphs, code or nested content instead of one-line pointers.",
+)
+def index_not_pointer(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
+    lines = memdir.lines
+    if lines and lines[0].kind == il.FRONTMATTER:
+        end = max(line.number for line in lines if line.kind == il.FRONTMATTER)
+        yield Hit(
+            "MEMORY.md has frontmatter: the index is loaded as is, one pointer per line, and takes none.",
+            line=1,
+            end_line=end,
+        )
+    block: list[il.IndexLine] = []
+    for line in [*lines, il.IndexLine(0, "", il.HEADING, [])]:
+        if line.kind in _CONTENT_KINDS:
+            block.append(line)
+        elif line.kind != il.BLANK and block:
+            yield _content_block(block)
+            block = []
+
+
+def _content_block(block: list[il.IndexLine]) -> Hit:
+    kinds = sorted({_CONTENT_KINDS[line.kind] for line in block})
+    first, last = block[0].number, block[-1].number
+    where = f"Line {first} is" if first == last else f"Lines {first}–{last} are"
+    return Hit(
+        f"{where} {' and '.join(kinds)}, not one-line pointers: the index is loaded into every session, so content "
+        "here spends its 200-line budget. Move it into a topic file and link that with one line.",
+        line=first,
+        end_line=last,
+    )
+
+
+def _words(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.casefold()))
+
+
+def _same(summary: str, description: str) -> bool:
+    """Whether an entry's text says what the description says.
+
+    Case, punctuation and spacing do not count, and either may be a shortened copy of the other
+    (a summary cut with "…", or one that adds a detail after the description's words).
+    """
+    summary = summary.rstrip().removesuffix("…").removesuffix("...")
+    left, right = _words(summary), _words(description)
+    return left.startswith(right) or right.startswith(left)
+
+
+@rule(
+    "MEM109",
+    "index-description-drift",
+    INFO,
+    scope=MEMDIR,
+    summary="An index entry's text no longer matches its topic's `description`.",
+    fix=UNSAFE,
+)
+def index_description_drift(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
+    for line in memdir.lines:
+        rel = _topic_of(memdir, line)
+        summary = line.summary() if rel else ""
+        if not summary:
+            continue
+        description = memdir.topic_by_rel[rel].frontmatter.text("description") if rel else None
+        if description and description.strip() and not _same(summary, description):
+            yield Hit(
+                f"Entry text differs from the description of `{rel}`, which the index line is derived from: "
+                f'"{shorten(" ".join(description.split()))}".',
+                line=line.number,
+                column=line.links[0].end_column,
+                fix=Fix(UNSAFE, "Replace the line with the one generated from the topic's description"),
+            )

@@ -1,0 +1,92 @@
+"""TXT0xx: text hygiene of every memory file (seed 003: UTF-8 without BOM)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from mnemolint.document import BOM, Document
+from mnemolint.model import ERROR, SAFE, WARNING, Edit, Fix, Hit
+from mnemolint.rules.base import DOCUMENT, rule
+
+
+@rule(
+    "TXT001",
+    "utf8-bom",
+    WARNING,
+    scope=DOCUMENT,
+    summary="The file starts with a UTF-8 byte-order mark.",
+    fix=SAFE,
+)
+def utf8_bom(document: Document, options: dict) -> Iterator[Hit]:
+    text = document.text
+    if not text or not text.startswith(BOM):
+        return
+    hidden = " Wave's frontmatter reader then misses the `---` fence and loses name, description and type." if (
+        document.frontmatter.present
+    ) else ""
+    yield Hit(
+        f"File starts with a UTF-8 byte-order mark; memory files are UTF-8 without BOM.{hidden}",
+        line=1,
+        column=1,
+        end_line=1,
+        end_column=2,
+        fix=Fix(SAFE, "Remove the byte-order mark", (Edit(0, 1, ""),)),
+    )
+
+
+@rule(
+    "TXT002",
+    "invalid-utf8",
+    ERROR,
+    scope=DOCUMENT,
+    summary="The file is not UTF-8 text: an invalid byte sequence or binary (NUL) content.",
+)
+def invalid_utf8(document: Document, options: dict) -> Iterator[Hit]:
+    document.text  # loads the file
+    if document.binary:
+        yield Hit("File holds NUL bytes: it is binary, not a text memory the agent can read.")
+    elif document.decode_error:
+        line, column = document.decode_error
+        yield Hit(
+            f"Invalid UTF-8 at byte {column} of line {line}: the agent reads it as U+FFFD replacement "
+            "characters. Re-save the file as UTF-8.",
+            line=line,
+            column=column,
+        )
+
+
+@rule(
+    "TXT003",
+    "mixed-line-endings",
+    WARNING,
+    scope=DOCUMENT,
+    summary="The file mixes CRLF and LF line endings.",
+    fix=SAFE,
+)
+def mixed_line_endings(document: Document, options: dict) -> Iterator[Hit]:
+    lines = document.lines
+    ended = lines[:-1]  # the last piece has no line ending
+    crlf = [index for index, text in enumerate(ended) if text.endswith("\r")]
+    if not crlf or len(crlf) == len(ended):
+        return
+    dominant_crlf = len(crlf) * 2 > len(ended)
+    minority = (
+        [index for index, text in enumerate(ended) if not text.endswith("\r")] if dominant_crlf else crlf
+    )
+    edits = []
+    offset = 0
+    wanted = iter(minority)
+    target = next(wanted, None)
+    for index, text in enumerate(ended):
+        offset += len(text)
+        if index == target:
+            edits.append(Edit(offset, offset, "\r") if dominant_crlf else Edit(offset - 1, offset, ""))
+            target = next(wanted, None)
+        offset += 1
+    style, other = ("CRLF", "LF") if dominant_crlf else ("LF", "CRLF")
+    yield Hit(
+        f"Mixed line endings: {len(minority):,} of {len(ended):,} lines end in {other}, the rest in {style}. "
+        "The agent's loader splits on \\n, so stray CRs become part of the text it counts and shows.",
+        line=minority[0] + 1,
+        fix=Fix(SAFE, f"Convert every line ending to {style}", tuple(edits)),
+    )

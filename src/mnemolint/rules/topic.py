@@ -1,0 +1,215 @@
+"""MEM2xx: topic files, the `.md` files beside `MEMORY.md` (seed 000, capacity 11–12, prompt 1, 9)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from mnemolint import frontmatter as fm
+from mnemolint.document import Document
+from mnemolint.model import ERROR, WARNING, Hit
+from mnemolint.rules.base import TOPIC, rule
+from mnemolint.textutil import js_trim, utf16_len
+
+TYPES = ("user", "feedback", "project", "reference")
+_ONE_THING = "One file, one thing: summarise instead of appending, and split different things into their own files."
+
+
+def _size(document: Document) -> tuple[int, int | None]:
+    """UTF-8 bytes and lines of the trimmed file, as the agent's write-side check counts them.
+
+    A file too large to read is measured by its size on disk, with its lines unknown.
+    """
+    if document.too_large:
+        return document.size, None
+    trimmed = js_trim(document.text or "")
+    return len(trimmed.encode("utf-8", "surrogatepass")), trimmed.count("\n") + 1
+
+
+def _measure(document: Document, options: dict) -> tuple[float, str] | None:
+    if document.text is None and not document.too_large:
+        return None
+    size, lines = _size(document)
+    max_bytes, max_lines = options["topic-max-bytes"], options["topic-max-lines"]
+    ratio = max(size / max_bytes, (lines or 0) / max_lines)
+    shown = f"{size:,} of {max_bytes:,} bytes" + (f", {lines:,} of {max_lines} lines" if lines is not None else "")
+    return ratio, shown
+
+
+@rule(
+    "MEM201",
+    "topic-over-limit",
+    ERROR,
+    scope=TOPIC,
+    summary="A topic file is over 4,096 bytes or 200 lines.",
+    options=("topic-max-bytes", "topic-max-lines"),
+)
+def topic_over_limit(document: Document, options: dict) -> Iterator[Hit]:
+    measured = _measure(document, options)
+    if measured and measured[0] > 1:
+        yield Hit(
+            f"Topic file is over its cap ({measured[1]}): the part past it is not visible to the agent. "
+            f"Rewrite it now. {_ONE_THING}"
+        )
+
+
+@rule(
+    "MEM202",
+    "topic-near-limit",
+    WARNING,
+    scope=TOPIC,
+    summary="A topic file is at 80 % or more of its 4,096-byte / 200-line cap.",
+    options=("topic-max-bytes", "topic-max-lines", "topic-warn-ratio"),
+)
+def topic_near_limit(document: Document, options: dict) -> Iterator[Hit]:
+    measured = _measure(document, options)
+    if measured and options["topic-warn-ratio"] <= measured[0] <= 1:
+        yield Hit(f"Topic file is at {measured[0]:.0%} of its cap ({measured[1]}). {_ONE_THING}")
+
+
+def _readable_frontmatter(document: Document) -> fm.FrontMatter | None:
+    """The frontmatter when its fields can be judged; broken YAML is FM0xx's to report."""
+    if document.text is None:
+        return None
+    front = document.frontmatter
+    return front if front.status in (fm.OK, fm.NONE) else None
+
+
+@rule(
+    "MEM203",
+    "topic-missing-description",
+    WARNING,
+    scope=TOPIC,
+    summary="A topic file has no frontmatter `description`, so it cannot be indexed.",
+)
+def topic_missing_description(document: Document, options: dict) -> Iterator[Hit]:
+    front = _readable_frontmatter(document)
+    if front is None or (front.text("description") or "").strip():
+        return
+    where = "frontmatter has no `description`" if front.present else "file has no frontmatter"
+    yield Hit(
+        f"Topic {where}: the description is the only source of its index line and manifest entry, so "
+        "the topic cannot be indexed. Add `description: <one-line summary>` to the frontmatter.",
+        line=1 if front.present else None,
+    )
+
+
+@rule(
+    "MEM204",
+    "topic-description-too-long",
+    WARNING,
+    scope=TOPIC,
+    summary="A topic's `description` is over 300 characters.",
+    options=("description-max-chars", "description-target-chars"),
+)
+def topic_description_too_long(document: Document, options: dict) -> Iterator[Hit]:
+    front = _readable_frontmatter(document)
+    description = front.text("description") if front else None
+    if front is None or description is None:
+        return
+    length = utf16_len(description)
+    if length > options["description-max-chars"]:
+        yield Hit(
+            f"Description is {length:,} characters (limit: {options['description-max-chars']}): it becomes "
+            f"the topic's index line, so compress it to about {options['description-target-chars']}.",
+            line=front.key_line("description") or 1,
+        )
+
+
+def _field(front: fm.FrontMatter, key: str, reader: str) -> tuple[object, bool]:
+    """A field's value and whether it sits under `metadata:` (Claude Code reads it there too)."""
+    data = front.data or {}
+    if key in data:
+        return data[key], False
+    metadata = data.get("metadata")
+    if isinstance(metadata, dict) and key in metadata:
+        return metadata[key], True
+    return None, False
+
+
+@rule(
+    "MEM205",
+    "topic-missing-field",
+    WARNING,
+    scope=TOPIC,
+    summary="A topic's frontmatter lacks `name` or `type`.",
+)
+def topic_missing_field(document: Document, options: dict) -> Iterator[Hit]:
+    front = _readable_frontmatter(document)
+    if front is None:
+        return
+    reader = document.memdir.reader if document.memdir else "claude"
+    missing, nested = [], []
+    for key in ("name", "type"):
+        value, under_metadata = _field(front, key, reader)
+        if value is None or value == "":
+            missing.append(f"`{key}`")
+        elif under_metadata and reader == "wave":
+            nested.append(f"`{key}`")
+    if missing:
+        yield Hit(
+            f"Topic frontmatter lacks {' and '.join(missing)}: memory files carry name, description and "
+            "type, so the agent can title the entry and file it under one of its four memory types.",
+            line=1 if front.present else None,
+        )
+    if nested:
+        yield Hit(
+            f"{' and '.join(nested)} is nested under `metadata:`, which Wave's reader does not look into: "
+            "move it to the top level of the frontmatter.",
+            line=front.key_line("metadata") or 1,
+        )
+
+
+@rule(
+    "MEM206",
+    "topic-invalid-type",
+    WARNING,
+    scope=TOPIC,
+    summary="A topic's `type` is not one of user, feedback, project, reference.",
+)
+def topic_invalid_type(document: Document, options: dict) -> Iterator[Hit]:
+    front = _readable_frontmatter(document)
+    if front is None:
+        return
+    value, under_metadata = _field(front, "type", document.memdir.reader if document.memdir else "claude")
+    if value is None or value == "":
+        return
+    if isinstance(value, str) and value.lower() in TYPES:
+        return
+    shown = value if isinstance(value, str) else type(value).__name__
+    line = front.key_line("metadata" if under_metadata else "type") or 1
+    yield Hit(
+        f"`type: {shown}` is not a memory type: the agent files memories under user, feedback, project "
+        "or reference only.",
+        line=line,
+    )
+
+
+_UNINDEXABLE = "[]()\n"
+
+
+@rule(
+    "MEM207",
+    "topic-unindexable-name",
+    WARNING,
+    scope=TOPIC,
+    summary="A topic's file name cannot be written as an index link, so index generation skips it.",
+)
+def topic_unindexable_name(document: Document, options: dict) -> Iterator[Hit]:
+    rel = document.rel
+    bad = sorted({char for char in rel if char in _UNINDEXABLE})
+    if bad:
+        shown = ", ".join("newline" if char == "\n" else f"`{char}`" for char in bad)
+        problem = f"its name contains {shown}, which would break the `[Title](file.md)` link"
+    elif "\\" in rel:
+        problem = "its path contains a backslash, which is a separator on Windows"
+    elif not rel.isascii() and not _is_nfc(rel):
+        problem = "its name is not in Unicode normal form (NFC), so a typed link would not match it"
+    else:
+        return
+    yield Hit(f"Index generation skips this topic: {problem}. Rename the file.")
+
+
+def _is_nfc(text: str) -> bool:
+    import unicodedata
+
+    return unicodedata.is_normalized("NFC", text)

@@ -1,0 +1,63 @@
+"""Counting text the way the agents' JavaScript loaders count it.
+
+Their loaders do `raw.trim()`, then `split("\\n").length` for lines and `.length` (UTF-16 code
+units) for characters. Python strings count code points and `str.strip` trims a different set of
+characters, so both are re-implemented here once and used everywhere.
+"""
+
+from __future__ import annotations
+
+import re
+
+# ECMAScript WhiteSpace + LineTerminator: what String.prototype.trim() removes.
+_JS_WS = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
+    "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+def js_trim(text: str) -> str:
+    """`String.prototype.trim()`: also strips a BOM and Unicode spaces, unlike some `str.strip`s."""
+    return text.strip(_JS_WS)
+
+
+def js_lstrip_count(text: str) -> int:
+    """How many leading characters `trim()` removes."""
+    return len(text) - len(text.lstrip(_JS_WS))
+
+
+def utf16_len(text: str) -> int:
+    """JavaScript `string.length`: astral characters count twice."""
+    if text.isascii():
+        return len(text)
+    return len(text) + len(_ASTRAL.findall(text))
+
+
+def utf16_prefix_index(text: str, units: int) -> int:
+    """Python index of the first character that starts at or after `units` UTF-16 units.
+
+    A cut that would split a surrogate pair keeps the whole character out, as a lone surrogate
+    would be an unreadable half in the agent's prompt either way.
+    """
+    if text.isascii() or not _ASTRAL.search(text, 0, units + 1):
+        return min(units, len(text))
+    seen = 0
+    for index, char in enumerate(text):
+        width = 2 if ord(char) > 0xFFFF else 1
+        if seen + width > units:
+            return index
+        seen += width
+    return len(text)
+
+
+def shorten(text: str, limit: int = 80) -> str:
+    """The first `limit` characters of a line, as the seed's warning quotes it."""
+    text = text.rstrip("\r")
+    cut = utf16_prefix_index(text, limit)
+    return text[:cut] + ("…" if cut < len(text) else "")
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """`1 line`, `3 lines`, with thousands separators."""
+    return f"{count:,} {word if count == 1 else (many or word + 's')}"

@@ -1,0 +1,105 @@
+"""The catalogue and the code agree, and every page's examples do what the page says.
+
+A page is `rules-catalog/CODE.md`: frontmatter (code, name, severity, fixable, since) and the
+sections below. Its examples are fenced blocks whose info string names a file (`file=PATH`);
+the bad example's files must make the rule fire and the good example's must not.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import codes, run_lint
+from mnemolint.catalog import catalog_dir
+from mnemolint.frontmatter import split_and_parse
+from mnemolint.rules import BY_CODE, RULES
+
+SECTIONS = ("## What it finds", "## Why it matters", "## Bad example", "## Good example", "## Fix", "## Options")
+CATALOG = Path(catalog_dir() or "rules-catalog")
+PAGES = sorted(CATALOG.glob("*.md"))
+_FENCE = re.compile(r"^(?P<ticks>`{3,})(?P<info>[^\n`]*)\n(?P<body>.*?)^(?P=ticks)[ \t]*$", re.S | re.M)
+
+
+def _page(code: str) -> str:
+    return (CATALOG / f"{code}.md").read_text(encoding="utf-8")
+
+
+def _meta(text: str) -> dict:
+    front = split_and_parse(text.split("\n"), 8)
+    assert front.data is not None, "page frontmatter must be a YAML mapping"
+    return front.data
+
+
+def test_every_rule_has_a_page_and_every_page_a_rule() -> None:
+    assert {page.stem for page in PAGES} == set(BY_CODE), "rules-catalog/ and the registry disagree"
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda rule: rule.code)
+def test_page_metadata_matches_the_rule(rule) -> None:
+    meta = _meta(_page(rule.code))
+    assert meta == {
+        "code": rule.code,
+        "name": rule.name,
+        "severity": rule.severity,
+        "fixable": rule.fix or False,
+        "since": rule.since,
+    }
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda rule: rule.code)
+def test_page_has_every_section(rule) -> None:
+    text = _page(rule.code)
+    assert f"# {rule.code} {rule.name}" in text
+    positions = [text.find(f"\n{section}\n") for section in SECTIONS]
+    assert -1 not in positions, f"missing section(s): {[s for s, p in zip(SECTIONS, positions) if p < 0]}"
+    assert positions == sorted(positions), "sections out of order"
+    for option in rule.options:
+        assert f"`{option}`" in text, f"option {option} is not documented"
+    assert "seed" in text.split("## Why it matters", 1)[1].split("## Bad example", 1)[0].lower() or rule.code[:3] in (
+        "NST",
+        "LNK",
+    ), "the why section cites its seed"
+
+
+def _section(text: str, title: str) -> str:
+    start = text.index(f"\n{title}\n") + len(title) + 2
+    end = text.find("\n## ", start)
+    return text[start : end if end >= 0 else len(text)]
+
+
+def materialise(section: str, root: Path) -> int:
+    """Write the section's `file=` blocks under `root`; return how many were written."""
+    written = 0
+    for match in _FENCE.finditer(section):
+        attributes = dict(
+            (part.split("=", 1) + [""])[:2] for part in match.group("info").split()[1:] if part
+        )
+        if "file" not in attributes:
+            continue
+        path = root / attributes["file"]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        body = match.group("body")
+        if "symlink" in attributes:
+            os.symlink(attributes["symlink"], path)
+        else:
+            if "escapes" in attributes:
+                body = body.encode("ascii").decode("unicode_escape")
+            path.write_bytes(body.encode(attributes.get("encoding") or "utf-8"))
+        written += 1
+    return written
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda rule: rule.code)
+@pytest.mark.parametrize("example", ["Bad example", "Good example"])
+def test_page_examples(rule, example: str, tmp_path: Path) -> None:
+    text = _page(rule.code)
+    assert materialise(_section(text, f"## {example}"), tmp_path), f"{example} has no `file=` block"
+    found = codes(run_lint(tmp_path, select=[rule.code]))
+    if example == "Bad example":
+        assert rule.code in found, f"the bad example of {rule.code} does not fire"
+    else:
+        assert rule.code not in found, f"the good example of {rule.code} fires"
