@@ -16,6 +16,7 @@ import pytest
 from conftest import codes, run_lint
 from mnemolint.catalog import catalog_dir
 from mnemolint.frontmatter import split_and_parse
+from mnemolint.reporters.text_format import location
 from mnemolint.rules import BY_CODE, RULES
 
 SECTIONS = ("## What it finds", "## Why it matters", "## Bad example", "## Good example", "## Fix", "## Options")
@@ -91,6 +92,26 @@ def materialise(section: str, root: Path) -> int:
             path.write_bytes(body.encode(attributes.get("encoding") or "utf-8"))
         written += 1
     return written
+
+
+def shown_output(section: str) -> list[str]:
+    """The lines of the section's illustration-only ```text block: the output the page promises."""
+    for match in _FENCE.finditer(section):
+        info = match.group("info").split()
+        if info[:1] == ["text"] and not any(part.startswith("file=") for part in info):
+            return match.group("body").splitlines()
+    return []
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda rule: rule.code)
+def test_page_shows_the_real_output(rule, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    section = _section(_page(rule.code), "## Bad example")
+    expected = shown_output(section)
+    assert expected, "the bad example shows its output in a ```text block"
+    materialise(section, tmp_path)
+    monkeypatch.chdir(tmp_path)
+    printed = [f"{location(d)}: {d.code} {d.message}" for d in run_lint(tmp_path, select=[rule.code])]
+    assert printed == expected
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda rule: rule.code)

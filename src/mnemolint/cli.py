@@ -9,10 +9,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import NoReturn, TextIO
 
 from mnemolint import __version__
 from mnemolint.config import ConfigError
+
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
+if TYPE_CHECKING:
+    from typing import NoReturn, TextIO
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -20,7 +23,18 @@ EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         """One line on stderr and exit 2, instead of argparse's usage block."""
-        self.exit(EXIT_USAGE, f"mnemolint: error: {message} (see `mnemolint {self.prog.split()[-1]} --help`)\n")
+        self.exit(EXIT_USAGE, f"mnemolint: error: {message} (see `{self.prog} --help`)\n")
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse measures the terminal through `shutil` on every `add_argument`; `os` is enough."""
+
+    def __init__(self, prog: str) -> None:
+        try:
+            width = int(os.environ.get("COLUMNS", "0")) or os.get_terminal_size(sys.stderr.fileno()).columns
+        except (OSError, ValueError):
+            width = 80
+        super().__init__(prog, width=max(width - 2, 40))
 
 
 def _codes(value: str) -> list[str]:
@@ -30,11 +44,13 @@ def _codes(value: str) -> list[str]:
 def build_parser() -> argparse.ArgumentParser:
     from mnemolint.reporters import FORMATS
 
-    parser = _Parser(prog="mnemolint", description="Lint and fix AI-agent memory repositories.")
+    parser = _Parser(
+        prog="mnemolint", description="Lint and fix AI-agent memory repositories.", formatter_class=_Formatter
+    )
     parser.add_argument("--version", action="version", version=f"mnemolint {__version__}")
-    commands = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND", prog="mnemolint")
 
-    check = commands.add_parser("check", help="lint memory files (default path: .)")
+    check = commands.add_parser("check", help="lint memory files (default path: .)", formatter_class=_Formatter)
     check.add_argument("paths", nargs="*", metavar="PATH", help="files or directories to lint")
     check.add_argument("--select", type=_codes, help="comma-separated codes or prefixes to enable (replaces config)")
     check.add_argument("--extend-select", type=_codes, help="codes or prefixes to enable on top of the selection")
@@ -47,8 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--fail-level", choices=("info", "warning", "error"), help="lowest severity that exits 1")
     check.add_argument("--config", metavar="FILE", help="use this config file instead of the nearest one")
 
-    commands.add_parser("rules", help="list every rule")
-    rule = commands.add_parser("rule", help="print a rule's page")
+    commands.add_parser("rules", help="list every rule", formatter_class=_Formatter)
+    rule = commands.add_parser("rule", help="print a rule's page", formatter_class=_Formatter)
     rule.add_argument("code", metavar="CODE")
     return parser
 

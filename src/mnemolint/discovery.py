@@ -16,7 +16,7 @@ import os
 import stat
 
 from mnemolint.config import ConfigError, Settings
-from mnemolint.document import INDEX, TOPIC, Document
+from mnemolint.document import INDEX, TOPIC, UNREADABLE, Document
 from mnemolint.memdir import INDEX_NAME, MemoryDir
 
 DEFAULT_EXCLUDES = frozenset(
@@ -55,14 +55,13 @@ class LinkRecord:
 class Tree:
     """Everything discovery found. `focus` is None when whole trees were asked for."""
 
-    __slots__ = ("root", "documents", "memdirs", "links", "unreadable", "focus")
+    __slots__ = ("root", "documents", "memdirs", "links", "focus")
 
     def __init__(self, root: str) -> None:
         self.root = root
         self.documents: list[Document] = []
         self.memdirs: list[MemoryDir] = []
         self.links: list[LinkRecord] = []
-        self.unreadable: list[tuple[str, str]] = []
         self.focus: set[str] | None = None
 
     def in_focus(self, path: str) -> bool:
@@ -131,8 +130,10 @@ class _Walk:
         try:
             info = os.stat(entry.path)
         except OSError as error:
-            problem = "cycle" if error.errno == errno.ELOOP else "dangling"
-            self.links.append(LinkRecord(entry.path, target, problem, error.strerror or ""))
+            if error.errno == errno.ELOOP:
+                self.links.append(LinkRecord(entry.path, target, "cycle", "resolves back to itself"))
+            else:
+                self.links.append(LinkRecord(entry.path, target, "dangling", error.strerror or ""))
             return None
         key = (info.st_dev, info.st_ino)
         if stat.S_ISDIR(info.st_mode) and key in ancestors:
@@ -222,7 +223,6 @@ def discover(paths: list[str], settings: Settings) -> Tree:
                 walk.walk(os.path.dirname(path), os.path.dirname(path))
     tree = Tree(os.path.commonpath(roots) if roots else os.getcwd())
     tree.links = walk.links
-    tree.unreadable = walk.unreadable
     _build(tree, walk, settings)
     if explicit_files or _context_outside(tree, focus):
         tree.focus = _focus_set(tree, focus, explicit_files)
@@ -260,13 +260,15 @@ def _build(tree: Tree, walk: _Walk, settings: Settings) -> None:
             if kind is None or owner is None:
                 continue
             document = Document(os.path.join(directory, name), kind, size, options, owner)
-            document.rel = os.path.relpath(document.path, owner.path).replace(os.sep, "/")
+            document.rel = document.path[len(owner.path) + 1 :].replace(os.sep, "/")
             tree.documents.append(document)
             if kind == INDEX:
                 owner.index = document
             else:
                 owner.topics.append(document)
     tree.memdirs = list(memdirs.values())
+    for path, reason in walk.unreadable:
+        tree.documents.append(Document.unreadable(path, reason, options))
 
 
 def _owner(directory: str, memdirs: dict[str, MemoryDir]) -> MemoryDir | None:

@@ -6,15 +6,15 @@ parsed twice, however many rules look at it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from mnemolint.frontmatter import FrontMatter, split_and_parse
 
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
     from mnemolint.memdir import MemoryDir
 
 INDEX = "index"
 TOPIC = "topic"
+UNREADABLE = "unreadable"  # a path the walk could not read: a file or a whole directory
 
 BOM = "\ufeff"
 
@@ -56,6 +56,14 @@ class Document:
         self._lines: list[str] | None = None
         self._frontmatter: FrontMatter | None = None
         self._loaded = False
+
+    @classmethod
+    def unreadable(cls, path: str, reason: str, options: dict) -> Document:
+        """A path the walk could not stat or list, so that it is reported like an unreadable file."""
+        document = cls(path, UNREADABLE, 0, options)
+        document.read_error = reason
+        document._loaded = True
+        return document
 
     def _load(self) -> None:
         self._loaded = True

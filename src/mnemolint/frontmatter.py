@@ -10,7 +10,10 @@ before any value is built, so an alias bomb costs microseconds, not gigabytes.
 from __future__ import annotations
 
 import re
-from typing import Any
+
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
+if TYPE_CHECKING:
+    from typing import Any
 
 NONE = "none"
 OK = "ok"
@@ -21,31 +24,37 @@ TOO_COMPLEX = "too-complex"
 
 _FENCE = re.compile(r"---[ \t]*\r?")
 _KEY = re.compile(r"([A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]|$)")
-# Plain scalars whose meaning differs between YAML 1.1 and YAML 1.2 (core schema).
-_AMBIGUOUS = re.compile(
-    r"""(?x)
+# Plain scalars whose meaning differs between YAML 1.1 and YAML 1.2 (core schema). A source
+# string, compiled (and cached by `re`) on first use: most frontmatter never needs it.
+_AMBIGUOUS = r"""(?x)
     (?P<bool>y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)
     |(?P<int>[-+]?0[0-7_]+|[-+]?0b[01_]+|[-+]?0o[0-7]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+|[-+]?[0-9][0-9]*_[0-9_]*)
     |(?P<float>[-+]?[0-9]+[eE][-+]?[0-9]+|[-+]?[0-9][0-9_]*\.[0-9_]*_[0-9_]*)
     |(?P<date>[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?)
     """
-)
 _AMBIGUITY_HINT = re.compile(
     r"(?im)(?:[:\[,]|^\s*-)[ \t]*(?:(?:y|n|yes|no|on|off)[ \t]*(?:$|[,\]}#])"
     r"|[-+]?0[0-9_bo]|[-+]?[0-9][0-9_]*(?:[eE]|_|:[0-9])|[0-9]{4}-[0-9])"
 )
 
-_yaml = None
+_loader_class: Any = None
 
 
-def _loader() -> Any:
-    """One ruamel `YAML(typ='safe')` per process: building one costs more than a small load."""
-    global _yaml
-    if _yaml is None:
-        from ruamel.yaml import YAML
+def _make_loader(text: str) -> Any:
+    """A YAML 1.2 safe loader over `text`, with libyaml's C parser when ruamel.yaml.clib is there.
 
-        _yaml = YAML(typ="safe", pure=False)
-    return _yaml
+    `CSafeLoader` pairs the C parser with ruamel's YAML 1.2 `Resolver`, whose rules are built once
+    per class; `YAML(typ="safe").load` builds a new loader class and resolver table on every call,
+    which costs three times the parse itself on a small frontmatter.
+    """
+    global _loader_class
+    if _loader_class is None:
+        try:
+            from ruamel.yaml.cyaml import CSafeLoader as loader
+        except ImportError:  # no C extension: the same classes in pure Python
+            from ruamel.yaml.loader import SafeLoader as loader
+        _loader_class = loader
+    return _loader_class(text)
 
 
 class Ambiguous:
@@ -150,14 +159,14 @@ def _parse(result: FrontMatter, text: str, max_depth: int) -> None:
         return
     from ruamel.yaml.error import YAMLError
 
-    yaml = _loader()
     try:
-        if any(char in text for char in "&*[{") or _AMBIGUITY_HINT.search(text):
-            refusal = _scan_events(yaml, text, max_depth, result)
+        unusual = any(char in text for char in "&*[{") or _AMBIGUITY_HINT.search(text) or _may_nest_deep(text, max_depth)
+        if unusual:
+            refusal = _scan_events(text, max_depth, result)
             if refusal:
                 result.status, result.error = TOO_COMPLEX, refusal
                 return
-        data = yaml.load(text)
+        data = _load(text, quiet=bool(unusual))
     except YAMLError as error:
         _record_error(result, error)
         return
@@ -172,7 +181,36 @@ def _parse(result: FrontMatter, text: str, max_depth: int) -> None:
     result.status, result.data = OK, data
 
 
-def _scan_events(yaml: Any, text: str, max_depth: int, result: FrontMatter) -> str | None:
+def _load(text: str, quiet: bool) -> Any:
+    """Construct the values. `quiet` silences ruamel's YAML 1.1 warnings (`1e3` has no dot), which
+    only values the pre-scan looked at can raise and which FM004 reports as findings instead."""
+    loader = _make_loader(text)
+    try:
+        if not quiet:
+            return loader.get_single_data()
+        import warnings
+
+        from ruamel.yaml.error import YAMLWarning
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", YAMLWarning)
+            return loader.get_single_data()
+    finally:
+        loader.dispose()
+
+
+def _may_nest_deep(text: str, max_depth: int) -> bool:
+    """Whether block collections could nest deeper than `max_depth` (so the event scan must run).
+
+    Block nesting costs indentation: each level moves the node at least one column right (or
+    two, with a `- `/`? ` indicator), except a sequence that is a mapping's value, which the next
+    level pays for. So a collection nested beyond `max_depth` starts at a column of at least
+    `max_depth - 2`, counting spaces and indicators; flow nesting is caught by `[`/`{`.
+    """
+    return re.search(rf"(?m)^[ ?:-]{{{max(max_depth - 2, 1)},}}", text) is not None
+
+
+def _scan_events(text: str, max_depth: int, result: FrontMatter) -> str | None:
     """Refuse anchors, aliases and deep nesting; note ambiguous plain scalars on the way."""
     from ruamel.yaml.events import (
         AliasEvent,
@@ -180,32 +218,41 @@ def _scan_events(yaml: Any, text: str, max_depth: int, result: FrontMatter) -> s
         MappingStartEvent,
         ScalarEvent,
         SequenceStartEvent,
+        StreamEndEvent,
     )
 
     stack: list[list[bool]] = []  # per open collection: [is_mapping, next scalar is a key]
-    for event in yaml.parse(text):
-        if isinstance(event, AliasEvent):
-            return f"alias `*{event.anchor}`: anchors and aliases are refused, not expanded"
-        if getattr(event, "anchor", None):
-            return f"anchor `&{event.anchor}`: anchors and aliases are refused, not expanded"
-        if isinstance(event, (MappingStartEvent, SequenceStartEvent)):
-            _advance(stack)
-            stack.append([isinstance(event, MappingStartEvent), True])
-            if len(stack) > max_depth:
-                return f"nested deeper than {max_depth} levels"
-        elif isinstance(event, CollectionEndEvent):
-            stack.pop()
-        elif isinstance(event, ScalarEvent):
-            is_key = bool(stack) and stack[-1][0] and stack[-1][1]
-            _advance(stack)
-            if not is_key and not event.style and not event.tag:
-                match = _AMBIGUOUS.fullmatch(event.value)
-                if match:
-                    mark = event.start_mark
-                    result.ambiguous.append(
-                        Ambiguous(event.value, match.lastgroup or "", result.fence_line + 1 + mark.line, mark.column + 1)
-                    )
-    return None
+    loader = _make_loader(text)
+    try:
+        while True:
+            event = loader.get_event()
+            if isinstance(event, StreamEndEvent):
+                return None
+            if isinstance(event, AliasEvent):
+                return f"alias `*{event.anchor}`: anchors and aliases are refused, not expanded"
+            if getattr(event, "anchor", None):
+                return f"anchor `&{event.anchor}`: anchors and aliases are refused, not expanded"
+            if isinstance(event, (MappingStartEvent, SequenceStartEvent)):
+                _advance(stack)
+                stack.append([isinstance(event, MappingStartEvent), True])
+                if len(stack) > max_depth:
+                    return f"nested deeper than {max_depth} levels"
+            elif isinstance(event, CollectionEndEvent):
+                stack.pop()
+            elif isinstance(event, ScalarEvent):
+                is_key = bool(stack) and stack[-1][0] and stack[-1][1]
+                _advance(stack)
+                if not is_key and not event.style and not event.tag:
+                    _note_ambiguous(event, result)
+    finally:
+        loader.dispose()
+
+
+def _note_ambiguous(event: Any, result: FrontMatter) -> None:
+    match = re.fullmatch(_AMBIGUOUS, event.value)
+    if match:
+        line, column = result.fence_line + 1 + event.start_mark.line, event.start_mark.column + 1
+        result.ambiguous.append(Ambiguous(event.value, match.lastgroup or "", line, column))
 
 
 def _advance(stack: list[list[bool]]) -> None:

@@ -9,6 +9,7 @@ a hostile 200 KB line, and costs nothing to import.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from mnemolint.textutil import js_lstrip_count, js_trim, utf16_len, utf16_prefix_index
 
@@ -28,6 +29,7 @@ _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _LIST = re.compile(r"([ \t]*)(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]+|$)")
 _THEMATIC = re.compile(r" {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})")
 _SEPARATOR = re.compile(r"^[\s—–:|-]+")
+_TICKS = re.compile(r"`+")
 _MAX_TITLE = 1000  # how far back from `](` a title's `[` is looked for
 
 
@@ -76,19 +78,29 @@ class LoadCut:
 
 
 def find_links(text: str) -> list[Link]:
-    """Inline links on a line, outside code spans. Linear: each `](` looks back a bounded way."""
+    """Inline links on a line, outside code spans and HTML comments."""
+    return _links(text, False)[0]
+
+
+def _links(text: str, in_comment: bool) -> tuple[list[Link], bool]:
+    """The links of a line that starts inside an HTML comment or not; and whether one is open at its end.
+
+    Linear: each `](` looks back a bounded way for its `[`.
+    """
+    text, in_comment = _mask(text, in_comment)
     links: list[Link] = []
     position = 0
     while True:
         middle = text.find("](", position)
         if middle < 0:
-            return links
-        close = text.find(")", middle + 2)
+            return links, in_comment
+        close = _closing_paren(text, middle + 2)
         if close < 0:
-            return links
+            position = middle + 2
+            continue
         opening = text.rfind("[", max(0, middle - _MAX_TITLE), middle)
         position = middle + 2
-        if opening < 0 or text.count("`", 0, opening) % 2:
+        if opening < 0:
             continue
         target = text[middle + 2 : close].strip()
         if target.startswith("<") and ">" in target:
@@ -97,6 +109,92 @@ def find_links(text: str) -> list[Link]:
             target = target.split(" ", 1)[0]
         links.append(Link(text[opening + 1 : middle], target, opening + 1, close + 2))
         position = close + 1
+
+
+def _closing_paren(text: str, start: int) -> int:
+    r"""Index of the `)` that closes a link destination opened just before `start`, or -1.
+
+    CommonMark allows balanced parentheses in a destination (`[Old](notes(old).md)`) and `\)`
+    escapes; a `<…>` destination ends at its `>`. Bounded to `_MAX_TITLE` characters.
+    """
+    depth = 1
+    index = start
+    limit = min(len(text), start + _MAX_TITLE)
+    if text.startswith("<", start):
+        index = text.find(">", start, limit)
+        if index < 0:
+            return -1
+    while index < limit:
+        char = text[index]
+        if char == "\\":
+            index += 2
+            continue
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                return index
+        index += 1
+    return -1
+
+
+def _mask(text: str, in_comment: bool) -> tuple[str, bool]:
+    """`text` with code spans and HTML comments blanked out (same length, so columns hold).
+
+    A code span is a run of N backticks up to the next run of exactly N (CommonMark); a run with
+    no match is literal. Returns whether an HTML comment is still open at the end of the line.
+    Linear: runs are matched through per-length position lists.
+    """
+    if not in_comment and "`" not in text and "<!--" not in text:
+        return text, False
+    blanks: list[tuple[int, int]] = []
+    position = 0
+    if in_comment:
+        end = text.find("-->")
+        if end < 0:
+            return " " * len(text), True
+        blanks.append((0, end + 3))
+        position = end + 3
+    runs = [(match.start(), match.end()) for match in _TICKS.finditer(text)]
+    by_length: dict[int, list[int]] = {}
+    for start, end in runs:
+        by_length.setdefault(end - start, []).append(start)
+    run = 0
+    comment = text.find("<!--", position)
+    open_comment = False
+    while True:
+        while run < len(runs) and runs[run][0] < position:
+            run += 1
+        if 0 <= comment < position:
+            comment = text.find("<!--", position)
+        tick = runs[run][0] if run < len(runs) else -1
+        if comment < 0 and tick < 0:
+            break
+        if comment >= 0 and (tick < 0 or comment < tick):
+            end = text.find("-->", comment + 4)
+            if end < 0:
+                blanks.append((comment, len(text)))
+                open_comment = True
+                break
+            blanks.append((comment, end + 3))
+            position = end + 3
+        else:
+            start, end = runs[run]
+            starts = by_length[end - start]
+            later = bisect_right(starts, start)
+            if later < len(starts):
+                blanks.append((start, starts[later] + end - start))
+                position = starts[later] + end - start
+            else:
+                position = end  # no closing run: the backticks are literal
+    pieces, last = [], 0
+    for start, end in blanks:
+        pieces.append(text[last:start])
+        pieces.append(" " * (end - start))
+        last = end
+    pieces.append(text[last:])
+    return "".join(pieces), open_comment
 
 
 def classify(lines: list[str], frontmatter_end: int) -> list[IndexLine]:
@@ -115,9 +213,8 @@ def classify(lines: list[str], frontmatter_end: int) -> list[IndexLine]:
                 fence = None
             result.append(IndexLine(number, text, CODE, []))
             continue
-        stripped = text.lstrip()
-        if in_comment or stripped.startswith("<!--"):
-            in_comment = "-->" not in (text if in_comment else stripped[4:])
+        if in_comment or text.lstrip().startswith("<!--"):
+            in_comment = _mask(text, in_comment)[1]
             result.append(IndexLine(number, text, COMMENT, []))
             continue
         fence_match = _FENCE.match(text)
@@ -125,7 +222,8 @@ def classify(lines: list[str], frontmatter_end: int) -> list[IndexLine]:
             fence = fence_match.group(1)
             result.append(IndexLine(number, text, CODE, []))
             continue
-        result.append(IndexLine(number, text, _kind(text), find_links(text)))
+        links, in_comment = _links(text, False)
+        result.append(IndexLine(number, text, _kind(text), links))
     for line in result:
         if line.kind == POINTER and not line.links:
             line.kind = CONTENT
@@ -147,6 +245,8 @@ def _kind(text: str) -> str:
         return NESTED if len(item.group(1).expandtabs(4)) >= 2 else POINTER
     if text[:1] in " \t":
         return NESTED
+    if stripped.startswith("["):  # `[Title](file.md) — …` without its bullet is still one pointer
+        return POINTER
     return CONTENT
 
 

@@ -82,10 +82,10 @@ class MemoryDir:
         """Resolve a link target against the memory dir; None for in-page anchors and empty links."""
         if not target or target.startswith("#"):
             return None
+        if target.startswith("//") or (_SCHEME.match(target) and not _DRIVE.match(target)):
+            return Resolved(None, URL)
         if target.startswith(("/", "\\", "~")) or _DRIVE.match(target):
             return Resolved(None, ABSOLUTE)
-        if target.startswith("//") or _SCHEME.match(target):
-            return Resolved(None, URL)
         path = target.split("#", 1)[0].split("?", 1)[0]
         if "%" in path:
             from urllib.parse import unquote

@@ -6,13 +6,14 @@ catalogue pages can list the options a rule takes.
 
 from __future__ import annotations
 
-from typing import NamedTuple
 
+class Option:
+    __slots__ = ("name", "default", "help")
 
-class Option(NamedTuple):
-    name: str
-    default: int | float
-    help: str
+    def __init__(self, name: str, default: int | float, help: str) -> None:
+        self.name = name
+        self.default = default
+        self.help = help
 
 
 _OPTIONS = (

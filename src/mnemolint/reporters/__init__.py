@@ -5,9 +5,12 @@ from __future__ import annotations
 import importlib
 import os
 from collections.abc import Callable
-from typing import TextIO
 
 from mnemolint.model import Diagnostic
+
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
+if TYPE_CHECKING:
+    from typing import TextIO
 
 FORMATS = ("text", "json")
 
@@ -23,10 +26,14 @@ class ReportOptions:
 
 def display_path(path: str) -> str:
     """Relative to the current directory, with `/` separators, as every format shows paths."""
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:  # another drive on Windows
-        rel = path
+    cwd = os.getcwd()
+    if path.startswith(cwd) and path[len(cwd) : len(cwd) + 1] == os.sep:
+        rel = path[len(cwd) + 1 :]
+    else:
+        try:
+            rel = os.path.relpath(path, cwd)
+        except ValueError:  # another drive on Windows
+            rel = path
     return rel.replace(os.sep, "/")
 
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import TextIO
 
 from mnemolint.catalog import rule_url
 from mnemolint.model import Diagnostic
 from mnemolint.reporters import ReportOptions, display_path
+
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
+if TYPE_CHECKING:
+    from typing import TextIO
 
 
 def as_dict(diagnostic: Diagnostic) -> dict:

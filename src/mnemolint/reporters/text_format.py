@@ -5,11 +5,14 @@ Colour comes from rich, imported only when writing to a terminal that allows col
 
 from __future__ import annotations
 
-from typing import TextIO
 
 from mnemolint.model import ERROR, INFO, WARNING, Diagnostic
 from mnemolint.reporters import ReportOptions, display_path
 from mnemolint.textutil import plural
+
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
+if TYPE_CHECKING:
+    from typing import TextIO
 
 _STYLE = {ERROR: "bold red", WARNING: "yellow", INFO: "cyan"}
 

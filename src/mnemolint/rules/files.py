@@ -10,35 +10,32 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from mnemolint.discovery import Tree
+from mnemolint.document import UNREADABLE, Document
 from mnemolint.model import ERROR, Hit
-from mnemolint.rules.base import TREE, rule
+from mnemolint.rules.base import DOCUMENT, TREE, rule
 
 
 @rule(
     "NST002",
     "memory-file-unreadable",
     ERROR,
-    scope=TREE,
+    scope=DOCUMENT,
     summary="A memory file (or a directory holding memory) that cannot be read.",
     options=("max-file-bytes",),
 )
-def memory_file_unreadable(tree: Tree, options: dict) -> Iterator[Hit]:
-    for document in tree.documents:
-        document.text  # reads it once; rules that ran before share the read
-        if document.read_error:
-            yield Hit(
-                f"Cannot read this memory file ({document.read_error}): it was skipped, and the agent "
-                "cannot load it either.",
-                path=document.path,
-            )
-        elif document.too_large:
-            yield Hit(
-                f"File is {document.size:,} bytes, over max-file-bytes ({options['max-file-bytes']:,}): "
-                "it was not read, so only its size was checked.",
-                path=document.path,
-            )
-    for path, reason in tree.unreadable:
-        yield Hit(f"Cannot read this path ({reason}): memory files in it were not checked.", path=path)
+def memory_file_unreadable(document: Document, options: dict) -> Iterator[Hit]:
+    if document.kind == UNREADABLE:
+        yield Hit(f"Cannot read this path ({document.read_error}): memory files in it were not checked.")
+    elif document.too_large:
+        yield Hit(
+            f"File is {document.size:,} bytes, over max-file-bytes ({options['max-file-bytes']:,}): "
+            "it was not read, so only its size was checked."
+        )
+    elif document.text is None and document.read_error:
+        yield Hit(
+            f"Cannot read this memory file ({document.read_error}): it was skipped, and the agent "
+            "cannot load it either."
+        )
 
 
 @rule(
@@ -52,7 +49,7 @@ def symlink_cycle(tree: Tree, options: dict) -> Iterator[Hit]:
     for link in tree.links:
         if link.problem == "cycle":
             yield Hit(
-                f"Symlink loop: `{link.target}` {link.detail or 'resolves to itself'}. A recursive reader "
+                f"Symlink loop: `{link.target}` {link.detail}. A recursive reader "
                 "(the agent's rule scan, a backup, a search) never ends here; mnemolint did not follow it.",
                 path=link.path,
             )

@@ -9,7 +9,11 @@ from mnemolint.document import Document
 from mnemolint.model import ERROR, WARNING, Hit
 from mnemolint.rules.base import DOCUMENT, rule
 
-_LOST = "the agent reads no name, description or type from this file"
+_LOST = "YAML readers (Claude Code's among them) get no name, description or type from this file"
+# The most common real-world error, with the fix spelled out.
+_HINTS = {
+    "mapping values are not allowed in this context": "a plain value cannot contain `: `, so quote the value",
+}
 
 
 @rule(
@@ -22,8 +26,9 @@ _LOST = "the agent reads no name, description or type from this file"
 def invalid_yaml(document: Document, options: dict) -> Iterator[Hit]:
     front = document.frontmatter
     if front.status == fm.INVALID:
+        hint = next((f" ({text})" for problem, text in _HINTS.items() if problem in front.error), "")
         yield Hit(
-            f"Invalid YAML in frontmatter: {front.error}; {_LOST}.",
+            f"Invalid YAML in frontmatter: {front.error}{hint}; {_LOST}.",
             line=front.error_line or front.fence_line,
             column=front.error_column,
         )
@@ -39,7 +44,9 @@ def invalid_yaml(document: Document, options: dict) -> Iterator[Hit]:
 def not_a_mapping(document: Document, options: dict) -> Iterator[Hit]:
     front = document.frontmatter
     if front.status == fm.NOT_MAPPING:
-        kind = {"list": "a list", "str": "a plain string"}.get(front.error, f"a {front.error}")
+        kind = {"list": "a list", "str": "a plain string", "int": "a number", "float": "a number", "bool": "a boolean"}.get(
+            front.error, f"a {front.error}"
+        )
         yield Hit(
             f"Frontmatter is {kind}, not a mapping of keys such as `description:`; {_LOST}.",
             line=front.fence_line + 1,

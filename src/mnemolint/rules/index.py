@@ -13,7 +13,7 @@ from mnemolint import index_lines as il
 from mnemolint.memdir import ESCAPES, MISSING, URL, MemoryDir
 from mnemolint.model import ERROR, INFO, SAFE, UNSAFE, WARNING, Edit, Fix, Hit
 from mnemolint.rules.base import MEMDIR, ON_DIR, ON_TOPICS, rule
-from mnemolint.textutil import js_trim, shorten, utf16_len, utf16_prefix_index
+from mnemolint.textutil import js_lstrip_count, js_trim, shorten, utf16_len, utf16_prefix_index
 
 
 def _advice(options: dict) -> str:
@@ -54,12 +54,13 @@ def index_over_load_limit(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
         reasons.append(f"{cut.total_lines:,} lines (limit: {max_lines})")
     reason = " and ".join(reasons)
     if cut.line1_cut is not None:
-        first = next(line for line in memdir.lines if line.text.strip())
+        first = next(line for line in memdir.lines if js_trim(line.text))
+        lead = js_lstrip_count(first.text)  # trimmed away before the loader counts
         yield Hit(
             f"MEMORY.md is {reason}: everything after the first {cut.line1_cut:,} characters of line 1 is cut "
             f"off when the agent loads it. {_advice(options)}",
             line=first.number,
-            column=utf16_prefix_index(first.text, cut.line1_cut) + 1,
+            column=lead + utf16_prefix_index(first.text[lead:], cut.line1_cut) + 1,
         )
         return
     dropped = [line for line in memdir.lines[cut.first_dropped - 1 :] if line.text.strip()]
@@ -145,6 +146,9 @@ _BROKEN = {
 }
 
 
+_ENTRY_KINDS = (il.POINTER, il.TABLE)
+
+
 def _drop_line(memdir: MemoryDir, line: il.IndexLine, message: str) -> Fix | None:
     """A fix that deletes a whole pointer line, when the line holds nothing but that pointer."""
     if line.kind != il.POINTER or len(line.links) != 1 or memdir.index is None:
@@ -167,6 +171,8 @@ def index_broken_link(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
             resolved = memdir.resolve(link.target)
             if resolved is None or resolved.problem is None:
                 continue
+            if resolved.problem == URL and line.kind not in _ENTRY_KINDS:
+                continue  # a web link in prose is MEM108's matter, not a broken entry
             message = _BROKEN.get(
                 resolved.problem,
                 "`{target}` is an absolute path: it breaks on every other machine and clone. Link topic "

@@ -106,7 +106,7 @@ def topic_description_too_long(document: Document, options: dict) -> Iterator[Hi
     description = front.text("description") if front else None
     if front is None or description is None:
         return
-    length = utf16_len(description)
+    length = utf16_len(description.strip())  # a `>`/`|` block keeps a final newline
     if length > options["description-max-chars"]:
         yield Hit(
             f"Description is {length:,} characters (limit: {options['description-max-chars']}): it becomes "
@@ -153,7 +153,7 @@ def topic_missing_field(document: Document, options: dict) -> Iterator[Hit]:
         )
     if nested:
         yield Hit(
-            f"{' and '.join(nested)} is nested under `metadata:`, which Wave's reader does not look into: "
+            f"{' and '.join(nested)} {'is' if len(nested) == 1 else 'are'} nested under `metadata:`, which Wave's reader does not look into: "
             "move it to the top level of the frontmatter.",
             line=front.key_line("metadata") or 1,
         )

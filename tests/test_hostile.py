@@ -1,0 +1,158 @@
+"""Hostile input: every bad file gets a diagnostic, nothing tracebacks, the run goes on.
+
+Each hostile file sits in a memory dir next to a healthy one whose real finding (a broken index
+link) must still be reported, in-process and through the real CLI.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli, run_lint, write_tree
+
+HEALTHY = {"healthy/MEMORY.md": "# Memory\n\n- [Gone](gone.md) — a topic that was deleted\n"}
+HEALTHY_FINDING = ("healthy/MEMORY.md", "MEM104")
+INDEX = {"memory/MEMORY.md": "# Memory\n"}
+HUGE = 30 * 1024 * 1024
+IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def alias_bomb(levels: int = 9, width: int = 9) -> str:
+    lines = ["l0: &l0 [" + ", ".join(['"lol"'] * width) + "]"]
+    lines += [f"l{n}: &l{n} [" + ", ".join([f"*l{n - 1}"] * width) + "]" for n in range(1, levels)]
+    return "---\n" + "\n".join(lines) + "\n---\n"
+
+
+def sparse(path: Path, size: int) -> None:
+    with open(path, "wb") as handle:
+        handle.truncate(size)
+
+
+def unreadable(path: Path) -> None:
+    path.write_text("---\nname: secret\n---\n", encoding="utf-8")
+    path.chmod(0)
+
+
+def _files(files: dict[str, str | bytes]) -> Callable[[Path], None]:
+    return lambda root: write_tree(root, files) and None
+
+
+def _link(target: str, name: str) -> Callable[[Path], None]:
+    return lambda root: os.symlink(target, root / "memory" / name)
+
+
+NESTED = "---\nx: " + "[" * 5000 + "]" * 5000 + "\n---\n"
+
+# name → (make it under root, findings it must give as {(path, code)})
+CASES: dict[str, tuple[Callable[[Path], None], set[tuple[str, str]]]] = {
+    "invalid-yaml": (_files({"memory/broken.md": "---\nname: [oops\n---\n"}), {("memory/broken.md", "FM001")}),
+    "bom": (_files({"memory/bom.md": b"\xef\xbb\xbf---\nname: b\n---\n"}), {("memory/bom.md", "TXT001")}),
+    "invalid-utf8": (_files({"memory/latin1.md": b"caf\xe9 au lait\n"}), {("memory/latin1.md", "TXT002")}),
+    "nul-filled": (_files({"memory/nul.md": b"\x00" * 8192}), {("memory/nul.md", "TXT002")}),
+    "30-mb-topic": (
+        lambda root: sparse(root / "memory/huge.md", HUGE),
+        {("memory/huge.md", "MEM201"), ("memory/huge.md", "NST002")},
+    ),
+    "alias-bomb": (_files({"memory/bomb.md": alias_bomb()}), {("memory/bomb.md", "FM005")}),
+    "nesting-5000": (_files({"memory/deep.md": NESTED}), {("memory/deep.md", "FM005")}),
+    "symlink-loop": (_link(".", "loop"), {("memory/loop", "LNK004")}),
+    "symlink-self-loop": (_link("x", "x"), {("memory/x", "LNK004")}),
+    "dangling-symlink": (_link("nowhere.md", "dangling.md"), set()),
+}
+
+
+def build(root: Path, names: list[str]) -> None:
+    write_tree(root, {**HEALTHY, **INDEX})
+    for name in names:
+        CASES[name][0](root)
+
+
+def found(diagnostics, root: Path) -> set[tuple[str, str]]:
+    return {(os.path.relpath(d.path, root).replace(os.sep, "/"), d.code) for d in diagnostics}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_each_hostile_file_is_reported_and_the_run_goes_on(tmp_path: Path, capsys, name: str) -> None:
+    build(tmp_path, [name])
+    result = found(run_lint(tmp_path), tmp_path)
+    assert CASES[name][1] <= result
+    assert HEALTHY_FINDING in result
+    assert capsys.readouterr().err == ""
+
+
+def test_a_30_mb_topic_is_judged_by_its_size_without_being_read(tmp_path: Path) -> None:
+    build(tmp_path, ["30-mb-topic"])
+    started = time.perf_counter()
+    process = run_cli("check", "--output-format", "json", cwd=tmp_path)
+    elapsed = time.perf_counter() - started
+    findings = {(item["path"], item["code"]): item for item in json.loads(process.stdout)}
+    assert elapsed < 2
+    assert {("memory/huge.md", "MEM201"), ("memory/huge.md", "NST002")} <= set(findings)
+    assert "31,457,280" in findings["memory/huge.md", "MEM201"]["message"]
+    # Read, its zero bytes would have made it binary (TXT002): it was measured from stat only.
+    assert ("memory/huge.md", "TXT002") not in findings
+
+
+def test_the_whole_hostile_tree_through_the_cli(tmp_path: Path) -> None:
+    build(tmp_path, list(CASES))
+    expected = set().union(*(findings for _, findings in CASES.values()))
+    if not IS_ROOT:
+        unreadable(tmp_path / "memory/secret.md")
+        expected.add(("memory/secret.md", "NST002"))
+    started = time.perf_counter()
+    process = run_cli("check", "--output-format", "json", cwd=tmp_path)
+    elapsed = time.perf_counter() - started
+    assert process.returncode == 1
+    assert "Traceback" not in process.stderr
+    assert process.stderr == ""
+    reported = {(item["path"], item["code"]) for item in json.loads(process.stdout)}
+    assert expected | {HEALTHY_FINDING} <= reported
+    assert elapsed < 2
+
+
+def test_the_hostile_tree_in_text_output(tmp_path: Path) -> None:
+    build(tmp_path, list(CASES))
+    process = run_cli("check", cwd=tmp_path)
+    assert (process.returncode, process.stderr) == (1, "")
+    assert "healthy/MEMORY.md:3:3: MEM104 " in process.stdout
+    assert process.stdout.rstrip().splitlines()[-1].startswith("Found ")
+
+
+@pytest.mark.parametrize("target", ["memory/secret.md", "memory/locked"], ids=["file", "directory"])
+def test_an_unreadable_path_is_nst002_and_the_run_goes_on(tmp_path: Path, target: str) -> None:
+    if IS_ROOT:
+        pytest.skip("root reads files whatever their mode")
+    build(tmp_path, [])
+    path = tmp_path / target
+    if target.endswith(".md"):
+        unreadable(path)
+    else:
+        write_tree(tmp_path, {f"{target}/inner.md": "# inner\n"})
+        path.chmod(0)
+    try:
+        result = found(run_lint(tmp_path), tmp_path)
+    finally:
+        path.chmod(0o700)
+    assert (target, "NST002") in result
+    assert HEALTHY_FINDING in result
+
+
+def test_a_file_that_vanishes_after_discovery_is_nst002(tmp_path: Path) -> None:
+    """The read-error path without chmod (root reads any mode): the file goes between walk and read."""
+    from mnemolint.config import load_settings
+    from mnemolint.discovery import discover
+    from mnemolint.rules.files import memory_file_unreadable
+
+    write_tree(tmp_path, {**INDEX, "memory/gone.md": "---\nname: gone\n---\n"})
+    settings = load_settings(None, str(tmp_path))
+    documents = {Path(d.path).name: d for d in discover([str(tmp_path)], settings).documents}
+    (tmp_path / "memory" / "gone.md").unlink()
+    hits = list(memory_file_unreadable.check(documents["gone.md"], settings.options))
+    assert len(hits) == 1 and "No such file or directory" in hits[0].message
+    assert not list(memory_file_unreadable.check(documents["MEMORY.md"], settings.options))

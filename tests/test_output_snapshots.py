@@ -1,0 +1,48 @@
+"""The output formats, pinned on the bundled example repository (docs/example-repo)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+from mnemolint.rules import RULES
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "example-repo"
+# Rules the example cannot show: an unreadable file and a symlink loop (tests/test_hostile.py).
+NOT_IN_EXAMPLE = {"NST002", "LNK004"}
+
+
+@pytest.fixture
+def example(tmp_path: Path) -> Path:
+    """A private copy, so nothing above it (a config file, say) changes what it reports."""
+    target = tmp_path / "example-repo"
+    shutil.copytree(EXAMPLE, target, symlinks=True)
+    return target
+
+
+def test_text_output(example: Path, snapshot) -> None:
+    result = run_cli("check", cwd=example)
+    assert result.returncode == 1
+    assert result.stderr == ""
+    assert result.stdout == snapshot
+
+
+def test_json_output(example: Path, snapshot) -> None:
+    result = run_cli("check", "--output-format", "json", cwd=example)
+    assert result.returncode == 1
+    assert json.loads(result.stdout) == snapshot
+
+
+def test_statistics_output(example: Path, snapshot) -> None:
+    result = run_cli("check", "--statistics", cwd=example)
+    assert result.stdout == snapshot
+
+
+def test_example_shows_every_rule(example: Path) -> None:
+    result = run_cli("check", "--output-format", "json", cwd=example)
+    shown = {finding["code"] for finding in json.loads(result.stdout)}
+    assert shown == {rule.code for rule in RULES} - NOT_IN_EXAMPLE

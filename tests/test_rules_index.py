@@ -1,0 +1,531 @@
+"""MEM1xx: the `MEMORY.md` index, linted from real memory dirs in tmp_path.
+
+Numbers come from seed 000 ("自动记忆容量治理", scenarios 1–4, 8; prompt 3) via SPEC §2–§3: the
+agent loads the first 200 lines / 25,000 UTF-16 characters of the trimmed index, advises index
+lines under 150 characters, and warns from 80 % occupancy (compress below 140 lines / 17,500).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import codes, only, run_cli, run_lint
+
+MEM = "memory"
+ADVICE = "Keep index entries to one line under ~150 chars; move detail into topic files."
+
+
+def topic(description: str = "What this topic holds", name: str = "topic", type_: str = "project") -> str:
+    return f"---\nname: {name}\ndescription: {description}\ntype: {type_}\n---\n\nBody.\n"
+
+
+def pointer(number: int, width: int = 40) -> str:
+    """A distinct pointer line `- [Topic N](topic-N.md) — …` exactly `width` characters long."""
+    return f"- [Topic {number}](topic-{number}.md) — summary ".ljust(width, "x")
+
+
+def pointers(count: int, width: int = 40) -> str:
+    return "\n".join(pointer(n, width) for n in range(1, count + 1)) + "\n"
+
+
+def chars_text(total: int, width: int = 1000) -> str:
+    """Index text of exactly `total` characters (newlines included), in lines of `width`."""
+    text = "".join("\n" if i % (width + 1) == width else "x" for i in range(total))
+    assert not text.endswith("\n"), "pick a total that does not end on a newline"
+    return text
+
+
+def lint_memdir(tree, index: str | None, topics: dict[str, str] | None = None, *, select: list[str], **options):
+    """Write `memory/MEMORY.md` (unless None) and `memory/<topic>` files, and lint the tree."""
+    files = {f"{MEM}/{name}": text for name, text in (topics or {}).items()}
+    if index is not None:
+        files[f"{MEM}/MEMORY.md"] = index
+    root = tree(files)
+    (root / MEM).mkdir(exist_ok=True)
+    return run_lint(root, select=select, **options)
+
+
+def one(diagnostics: list, code: str):
+    found = only(diagnostics, code)
+    assert len(found) == 1, f"expected one {code}, got {diagnostics}"
+    return found[0]
+
+
+def index_finding(tree, index: str, code: str, **options):
+    """The single `code` finding on a memory dir with this index, checked to be on MEMORY.md."""
+    finding = one(lint_memdir(tree, index, select=[code], **options), code)
+    assert Path(finding.path).name == "MEMORY.md"
+    return finding
+
+
+# --- MEM101 index-over-load-limit ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "index",
+    [
+        pointers(200),
+        pointers(200).rstrip("\n"),
+        "\n\n   \n" + pointers(200) + "\n\n\t\n",
+        pointers(200).replace("\n", "\r\n"),
+        "\n".join(["记" * 70] * 190),  # 13,489 characters: CJK is one UTF-16 unit each
+        "\n".join(["x" * 249] * 100) + "\n",  # 24,999 characters with LF endings
+    ],
+    ids=["200-lines-final-newline", "200-lines", "blank-lines-around", "crlf-200-lines", "190-cjk-lines", "24999-chars"],
+)
+def test_mem101_quiet_within_the_load_cap(tree, index: str) -> None:
+    assert lint_memdir(tree, index, select=["MEM101"]) == []
+
+
+def test_mem101_201_lines_names_what_is_lost(tree) -> None:
+    finding = index_finding(tree, pointers(201), "MEM101")
+    assert (finding.severity, finding.line) == ("error", 201)
+    assert "201 lines (limit: 200)" in finding.message
+    assert "characters (limit" not in finding.message  # the trigger is lines only
+    assert "loads only 200 of 201 lines" in finding.message
+    assert f'1 line is cut off, starting at line 201 ("{pointer(201)}")' in finding.message
+
+
+def test_mem101_first_dropped_line_counts_leading_blank_lines(tree) -> None:
+    finding = index_finding(tree, "\n\n\n" + pointers(201), "MEM101")
+    assert finding.line == 204
+    assert "starting at line 204" in finding.message
+
+
+def test_mem101_quotes_first_80_chars_of_first_dropped_non_blank_line(tree) -> None:
+    late = "- [Late entry](late.md) — " + "y" * 100
+    finding = index_finding(tree, pointers(200) + "\n\n" + late + "\n", "MEM101")
+    assert "loads only 200 of 203 lines" in finding.message
+    assert "3 lines are cut off, starting at line 201" in finding.message
+    assert f'("{late[:80]}…")' in finding.message
+    assert late[:81] not in finding.message
+
+
+def test_mem101_190_emoji_lines_are_over_in_utf16_units(tree) -> None:
+    finding = index_finding(tree, "\n".join(["😀" * 70] * 190), "MEM101")
+    assert "26,789 characters (limit: 25,000)" in finding.message
+    assert "lines (limit" not in finding.message  # the trigger is characters only
+    assert "loads only 177 of 190 lines" in finding.message  # 177 × 141 − 1 = 24,956 units
+    assert f'starting at line 178 ("{"😀" * 40}…")' in finding.message
+    assert finding.line == 178
+
+
+def test_mem101_a_cr_of_crlf_counts_toward_characters(tree) -> None:
+    finding = index_finding(tree, "\r\n".join(["x" * 249] * 100) + "\r\n", "MEM101")
+    assert "25,098 characters (limit: 25,000)" in finding.message
+
+
+def test_mem101_both_triggers(tree) -> None:
+    finding = index_finding(tree, pointers(201, width=130), "MEM101")
+    assert "26,330 characters (limit: 25,000) and 201 lines (limit: 200)" in finding.message
+    assert "loads only 190 of 201 lines; 11 lines are cut off, starting at line 191" in finding.message
+
+
+@pytest.mark.parametrize(
+    ("prefix", "line", "column"),
+    [("", 1, 25_001), ("\n\n", 3, 25_001), ("   ", 1, 25_004)],
+    ids=["plain", "blank-lines-before", "spaces-before"],
+)
+def test_mem101_line_1_cut_by_the_char_cap(tree, prefix: str, line: int, column: int) -> None:
+    finding = index_finding(tree, prefix + "x" * 30_000 + "\n" + pointers(3), "MEM101")
+    assert "everything after the first 25,000 characters of line 1 is cut off" in finding.message
+    assert "loads only" not in finding.message
+    assert (finding.line, finding.column) == (line, column)
+
+
+@pytest.mark.parametrize("index", [pointers(201), "x" * 30_000], ids=["line-cut", "line-1-cut"])
+def test_mem101_advises_exactly_one_line_length(tree, index: str) -> None:
+    message = index_finding(tree, index, "MEM101").message
+    assert message.endswith(ADVICE)
+    assert message.count("150") == 1
+    assert re.findall(r"~\s*([\d,]+)", message) == ["150"]
+
+
+def test_mem101_follows_the_configured_caps(tree) -> None:
+    finding = index_finding(tree, pointers(4), "MEM101", index_max_lines=3)
+    assert "loads only 3 of 4 lines" in finding.message
+    assert finding.line == 4
+
+
+# --- MEM102 index-near-limit ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("index", "percent"),
+    [
+        (pointers(159), None),
+        (pointers(160), "80%"),
+        (pointers(200), "100%"),
+        (pointers(201), None),  # over the cap is MEM101's error, not a warning
+        (chars_text(19_999), None),
+        (chars_text(20_000), "80%"),
+        (chars_text(25_000 - 1), "100%"),  # 99.996 % rounds to 100 %
+        (chars_text(25_002), None),
+    ],
+    ids=["159-lines", "160-lines", "200-lines", "201-lines", "19999-chars", "20000-chars", "24999-chars", "25002-chars"],
+)
+def test_mem102_fires_from_80_to_100_percent(tree, index: str, percent: str | None) -> None:
+    found = lint_memdir(tree, index, select=["MEM102"])
+    if percent is None:
+        assert found == []
+        return
+    finding = one(found, "MEM102")
+    assert finding.severity == "warning"
+    assert finding.line is None  # about the whole file
+    assert f"is at {percent} of its load cap" in finding.message
+    assert "compress it below 140 lines / 17,500 characters" in finding.message
+
+
+def test_mem102_states_both_occupancies(tree) -> None:
+    finding = index_finding(tree, pointers(160), "MEM102")
+    assert f"(160 of 200 lines, {160 * 41 - 1:,} of 25,000 characters)" in finding.message
+
+
+# --- MEM103 index-line-too-long ------------------------------------------------------------------
+
+
+def test_mem103_one_finding_per_long_line_on_that_line(tree) -> None:
+    index = "\n".join(["# Index", "x" * 151, "y" * 150, "- [A](a.md) — " + "z" * 186, "- [B](b.md)"])
+    found = lint_memdir(tree, index, {"a.md": topic()}, select=["MEM103"])
+    assert [(d.line, d.column, d.end_column) for d in found] == [(2, 151, 152), (4, 151, 201)]
+    assert "Index line is 151 characters (advised: under 150)" in found[0].message
+    assert "Index line is 200 characters" in found[1].message
+    assert found[0].fix is None  # not a pointer: nothing to re-derive it from
+    assert found[1].fix.applicability == "unsafe"
+
+
+@pytest.mark.parametrize(("count", "fires"), [(75, False), (76, True)])
+def test_mem103_counts_utf16_units(tree, count: int, fires: bool) -> None:
+    found = lint_memdir(tree, "😀" * count + "\n", select=["MEM103"])
+    assert codes(found) == (["MEM103"] if fires else [])
+    if fires:
+        assert "152 characters" in found[0].message
+
+
+def test_mem103_ignores_the_cr_of_crlf(tree) -> None:
+    assert lint_memdir(tree, ("x" * 150 + "\r\n") * 3, select=["MEM103"]) == []
+
+
+# --- MEM104 index-broken-link --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("target", "says"),
+    [
+        ("missing.md", "`missing.md` does not exist in the memory dir"),
+        ("sub/missing.md", "`sub/missing.md` does not exist"),
+        ("/home/me/memory/a.md", "is an absolute path"),
+        ("~/notes/a.md", "is an absolute path"),
+        ("C:/notes/a.md", "is an absolute path"),
+        ("https://example.com/a.md", "is a URL"),
+        ("file:///tmp/a.md", "is a URL"),
+        ("../outside.md", "points outside the memory dir"),
+        ("sub/../../outside.md", "points outside the memory dir"),
+    ],
+)
+def test_mem104_fires_on_the_offending_link(tree, target: str, says: str) -> None:
+    index = f"# Index\n\n- [Good](good.md) — fine\n- [Bad]({target}) — broken\n"
+    tree({"outside.md": "exists, but outside the memory dir\n"})  # escaping is wrong even when the file exists
+    finding = one(lint_memdir(tree, index, {"good.md": topic()}, select=["MEM104"]), "MEM104")
+    assert finding.severity == "error"
+    assert (finding.line, finding.column, finding.end_column) == (4, 3, 3 + len(f"[Bad]({target})"))
+    assert says in finding.message
+    assert finding.fix.applicability == "safe"
+
+
+@pytest.mark.parametrize(
+    "index",
+    [
+        "<!-- e.g. [T](topic.md) -->",
+        "<!-- template:\n- [T](topic.md) — summary\n-->",
+        "- [Good](good.md) <!-- or [T](topic.md) -->",
+        "Intro <!-- a note that goes on\n[T](topic.md) -->",
+        "```\n- [T](topic.md)\n```",
+        "~~~md\n- [T](topic.md)\n~~~",
+        "- `[T](topic.md)` is the entry format",
+        "- ``[T](topic.md)`` is the entry format",
+        "- [Top](#top)",
+        "- [Section](good.md#section)",
+        "- [Spaced](my%20file.md)",
+        "- [Spaced](<my file.md>)",
+        "- [Nested](sub/deep.md)",
+        "- [Dotted](./sub/../good.md)",
+    ],
+    ids=[
+        "html-comment",
+        "multi-line-comment",
+        "comment-after-pointer",
+        "comment-opened-mid-line",
+        "fenced-code",
+        "tilde-fence",
+        "code-span",
+        "double-backtick-code-span",
+        "anchor",
+        "anchor-in-topic",
+        "percent-encoded",
+        "angle-brackets",
+        "subdirectory",
+        "dot-segments",
+    ],
+)
+def test_mem104_quiet(tree, index: str) -> None:
+    topics = {"good.md": topic(), "my file.md": topic(), "sub/deep.md": topic()}
+    assert lint_memdir(tree, index + "\n", topics, select=["MEM104"]) == []
+
+
+# --- MEM105 index-orphan-topic -------------------------------------------------------------------
+
+
+def test_mem105_reports_on_the_orphan_topic_file(tree, tmp_path: Path) -> None:
+    root = tmp_path / MEM
+    topics = {"linked.md": topic(), "orphan.md": topic(), "notes/deep.md": topic()}
+    found = lint_memdir(tree, "- [Linked](linked.md)\n", topics, select=["MEM105"])
+    assert sorted(Path(d.path).relative_to(root).as_posix() for d in found) == ["notes/deep.md", "orphan.md"]
+    orphan = next(d for d in found if d.path.endswith("orphan.md"))
+    assert (orphan.severity, orphan.line, orphan.column) == ("warning", None, None)
+    assert "No line of MEMORY.md links to `orphan.md`" in orphan.message
+    assert orphan.fix.applicability == "safe"
+
+
+@pytest.mark.parametrize(
+    "link",
+    ["linked.md", "./linked.md", "sub/../linked.md", "<linked.md>", "linked.md#part", "linked%2Emd"],
+)
+def test_mem105_quiet_when_linked(tree, link: str) -> None:
+    assert lint_memdir(tree, f"- [Linked]({link}) — x\n", {"linked.md": topic()}, select=["MEM105"]) == []
+
+
+def test_mem105_a_link_inside_a_comment_does_not_index_a_topic(tree) -> None:
+    found = lint_memdir(tree, "<!-- - [Linked](linked.md) -->\n", {"linked.md": topic()}, select=["MEM105"])
+    assert codes(found) == ["MEM105"]
+
+
+def test_mem105_quiet_without_an_index(tree) -> None:
+    found = lint_memdir(tree, None, {"linked.md": topic()}, select=["MEM105"])
+    assert found == []  # no index at all is MEM106
+
+
+# --- MEM106 index-missing ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("home", [".claude", ".wave"])
+def test_mem106_topics_without_an_index(tree, home: str) -> None:
+    root = tree({f"{home}/projects/p/memory/a.md": topic(), f"{home}/projects/p/memory/b.md": topic()})
+    finding = one(run_lint(root, select=["MEM106"]), "MEM106")
+    assert finding.path == str(root / home / "projects/p/memory/MEMORY.md")
+    assert (finding.severity, finding.line) == ("warning", None)
+    assert "MEMORY.md is missing: 2 topic files are in this memory dir" in finding.message
+    assert finding.fix.applicability == "safe"
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        {},  # an empty memory dir: nothing to index, nothing to create
+        {"README.md": "Not a topic.\n"},
+        {"MEMORY.md": "- [A](a.md)\n", "a.md": topic()},
+    ],
+    ids=["empty", "readme-only", "with-index"],
+)
+def test_mem106_quiet(tree, files: dict[str, str]) -> None:
+    memory = ".claude/projects/p/memory"
+    root = tree({f"{memory}/{name}": text for name, text in files.items()})
+    (root / memory).mkdir(parents=True, exist_ok=True)
+    assert run_lint(root, select=["MEM106"]) == []
+
+
+# --- MEM107 index-duplicate-entry ----------------------------------------------------------------
+
+
+def test_mem107_reports_the_later_line(tree) -> None:
+    index = "- [A](a.md) — first\n- [B](b.md) — other\n- [A again](./a.md) — second\n"
+    finding = one(lint_memdir(tree, index, {"a.md": topic(), "b.md": topic()}, select=["MEM107"]), "MEM107")
+    assert (finding.line, finding.column, finding.end_column) == (3, 3, 20)
+    assert "`a.md` is already linked on line 1" in finding.message
+    assert finding.fix.applicability == "safe"
+
+
+def test_mem107_quiet_for_distinct_targets(tree) -> None:
+    index = "- [A](a.md)\n- [B](b.md)\n- [A section](#a)\n<!-- - [A](a.md) -->\n"
+    assert lint_memdir(tree, index, {"a.md": topic(), "b.md": topic()}, select=["MEM107"]) == []
+
+
+# --- MEM108 index-not-pointer --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("index", "lines", "says"),
+    [
+        ("# Index\n\n- [A](a.md) — x\n\nSome paragraph of content.\n", (5, 5), "Line 5 is text"),
+        ("- [A](a.md)\n```\nmake deploy\n```\n- [B](b.md)\n", (2, 4), "Lines 2–4 are a code block"),
+        ("- [A](a.md)\n  - nested detail\n  - more detail\n", (2, 3), "Lines 2–3 are nested detail"),
+        ("- [A](a.md)\n    indented continuation\n", (2, 2), "Line 2 is nested detail"),
+        ("- a bullet with no link\n", (1, 1), "Line 1 is text"),
+        ("---\ntitle: Memory\n---\n- [A](a.md)\n", (1, 3), "MEMORY.md has frontmatter"),
+    ],
+    ids=["paragraph", "fenced-code", "nested-bullets", "indented", "bullet-without-link", "frontmatter"],
+)
+def test_mem108_fires_on_content(tree, index: str, lines: tuple[int, int], says: str) -> None:
+    finding = one(lint_memdir(tree, index, {"a.md": topic(), "b.md": topic()}, select=["MEM108"]), "MEM108")
+    assert (finding.line, finding.end_line) == lines
+    assert says in finding.message
+
+
+def test_mem108_reports_each_content_block(tree) -> None:
+    index = "Intro text.\n- [A](a.md)\nOutro text.\n"
+    assert [d.line for d in lint_memdir(tree, index, {"a.md": topic()}, select=["MEM108"])] == [1, 3]
+
+
+def test_mem108_quiet_on_structure(tree) -> None:
+    index = "\n".join(
+        [
+            "# Memory",
+            "",
+            "## Project",
+            "",
+            "- [A](a.md) — what A holds",
+            "* [B](b.md) — what B holds",
+            "1. [A](a.md) — numbered",
+            "",
+            "| Topic | Link |",
+            "|---|---|",
+            "| A | [A](a.md) |",
+            "",
+            "<!-- template: - [Title](file.md) — description -->",
+            "<!--",
+            "multi-line note",
+            "-->",
+            "",
+            "***",
+            "",
+        ]
+    )
+    assert lint_memdir(tree, index, {"a.md": topic(), "b.md": topic()}, select=["MEM108"]) == []
+
+
+# --- MEM109 index-description-drift --------------------------------------------------------------
+
+DESCRIPTION = "Deploys go through the staging cluster first"
+
+
+def test_mem109_entry_text_differs_from_the_description(tree) -> None:
+    index = "- [Deploy](deploy.md) — Production deploy checklist\n"
+    finding = one(lint_memdir(tree, index, {"deploy.md": topic(DESCRIPTION)}, select=["MEM109"]), "MEM109")
+    assert (finding.severity, finding.line, finding.column) == ("info", 1, len("- [Deploy](deploy.md)") + 1)
+    assert f'description of `deploy.md`, which the index line is derived from: "{DESCRIPTION}"' in finding.message
+    assert finding.fix.applicability == "unsafe"
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        f"— {DESCRIPTION}",
+        "— deploys go through the Staging-Cluster first.",
+        "- Deploys  go through the staging   cluster first",
+        ": DEPLOYS GO THROUGH THE STAGING CLUSTER FIRST!",
+        "— Deploys go through the stag…",
+        "— Deploys go through the staging clu...",
+        "",
+    ],
+    ids=["equal", "case-punctuation", "whitespace", "colon-upper", "ellipsis", "three-dots", "no-text"],
+)
+def test_mem109_quiet_when_the_entry_says_the_description(tree, entry: str) -> None:
+    index = f"- [Deploy](deploy.md) {entry}\n"
+    assert lint_memdir(tree, index, {"deploy.md": topic(DESCRIPTION)}, select=["MEM109"]) == []
+
+
+def test_mem109_quiet_when_the_topic_has_no_description(tree) -> None:
+    index = "- [Deploy](deploy.md) — anything at all\n"
+    assert lint_memdir(tree, index, {"deploy.md": "---\nname: deploy\ntype: project\n---\n"}, select=["MEM109"]) == []
+
+
+# --- pre-commit style runs: explicit file paths --------------------------------------------------
+
+
+@pytest.fixture
+def busy_memdir(tree) -> Path:
+    """An index over a 3-line cap with a long line, one linked topic and two orphans (no frontmatter)."""
+    index = "- [A](a.md) — What this topic holds " + "x" * 150 + "\n- [B](b.md)\n- [C](c.md)\n- [D](d.md)\n"
+    return tree(
+        {
+            f"{MEM}/MEMORY.md": index,
+            f"{MEM}/a.md": topic(),
+            f"{MEM}/b.md": topic(),
+            f"{MEM}/c.md": topic(),
+            f"{MEM}/d.md": topic(),
+            f"{MEM}/orphan1.md": "no frontmatter\n",
+            f"{MEM}/orphan2.md": "no frontmatter\n",
+        }
+    )
+
+
+def findings_for(root: Path, *names: str) -> list[tuple[str, str]]:
+    found = run_lint(root, paths=[root / MEM / name for name in names], select=["MEM1", "MEM2"], index_max_lines=3)
+    return sorted((d.code, Path(d.path).name) for d in found)
+
+
+def test_topic_passed_alone_gets_its_orphan_finding_and_nothing_of_the_index(busy_memdir: Path) -> None:
+    assert findings_for(busy_memdir, "orphan1.md") == [
+        ("MEM105", "orphan1.md"),
+        ("MEM203", "orphan1.md"),
+        ("MEM205", "orphan1.md"),
+    ]
+
+
+def test_linked_topic_passed_alone_is_clean(busy_memdir: Path) -> None:
+    assert findings_for(busy_memdir, "a.md") == []
+
+
+def test_index_passed_alone_reports_index_findings_and_orphans(busy_memdir: Path) -> None:
+    assert findings_for(busy_memdir, "MEMORY.md") == [
+        ("MEM101", "MEMORY.md"),
+        ("MEM103", "MEMORY.md"),
+        ("MEM105", "orphan1.md"),
+        ("MEM105", "orphan2.md"),
+    ]
+
+
+def test_cli_pre_commit_run_on_one_topic(busy_memdir: Path) -> None:
+    result = run_cli("check", "--output-format", "json", "--select", "MEM1", f"{MEM}/orphan1.md", cwd=busy_memdir)
+    assert result.returncode == 1, result.stderr
+    assert [(d["code"], d["path"], d["line"]) for d in json.loads(result.stdout)] == [
+        ("MEM105", f"{MEM}/orphan1.md", None)
+    ]
+
+
+# --- suppression comments ------------------------------------------------------------------------
+
+LONG_BROKEN = "- [X](missing.md) — " + "y" * 150  # MEM103 and MEM104 on the same line
+
+
+def html_comment(body: str) -> str:
+    return f"<!-- {body} -->" if body else ""
+
+
+@pytest.mark.parametrize(
+    ("first", "third", "remaining"),
+    [
+        ("mnemolint-disable-next-line MEM103", "", {("MEM104", 2), ("MEM103", 4), ("MEM104", 4)}),
+        ("mnemolint-disable MEM103", "mnemolint-enable MEM103", {("MEM104", 2), ("MEM103", 4), ("MEM104", 4)}),
+        ("mnemolint-disable-file MEM103", "", {("MEM104", 2), ("MEM104", 4)}),
+        ("mnemolint-disable", "mnemolint-enable", {("MEM103", 4), ("MEM104", 4)}),
+        ("mnemolint-disable MEM1", "", set()),
+        ("mnemolint-disable MEM103,MEM104", "mnemolint-enable MEM104", {("MEM104", 4)}),
+        ("mnemolint-disable-next-line", "", {("MEM103", 4), ("MEM104", 4)}),
+    ],
+    ids=["next-line", "range", "file", "bare-disable-all", "prefix-to-end", "two-codes", "bare-next-line"],
+)
+def test_suppression_comments(tree, first: str, third: str, remaining: set) -> None:
+    index = "\n".join([html_comment(first), LONG_BROKEN, html_comment(third), LONG_BROKEN]) + "\n"
+    found = lint_memdir(tree, index, select=["MEM103", "MEM104", "MEM108"])
+    assert {(d.code, d.line) for d in found} == remaining
+
+
+def test_disable_file_in_a_topic_silences_its_orphan_finding(tree) -> None:
+    topics = {"quiet.md": topic() + "<!-- mnemolint-disable-file MEM105 -->\n", "loud.md": topic()}
+    found = lint_memdir(tree, "# Index\n", topics, select=["MEM105"])
+    assert [Path(d.path).name for d in found] == ["loud.md"]
