@@ -29,7 +29,7 @@ def parsed(tmp_path: Path, text: str | bytes):
     """The frontmatter of a file holding `text`, read through `Document` as every rule reads it."""
     path = tmp_path / "topic.md"
     path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
-    return Document(str(path), TOPIC, path.stat().st_size, defaults()).frontmatter
+    return Document(str(path), TOPIC, defaults()).frontmatter
 
 
 def alias_bomb(levels: int = 9, width: int = 9) -> str:

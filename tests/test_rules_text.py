@@ -23,7 +23,7 @@ def lint_topic(tree, content: str | bytes):
 
 def document(root: Path) -> Document:
     path = root / TOPIC_PATH
-    return Document(str(path), TOPIC, path.stat().st_size, defaults())
+    return Document(str(path), TOPIC, defaults())
 
 
 def apply(text: str, edits: tuple[Edit, ...]) -> str:

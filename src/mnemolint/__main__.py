@@ -1,5 +1,5 @@
 """`python -m mnemolint`."""
 
-from mnemolint.cli import main
+from mnemolint.cli import entry
 
-raise SystemExit(main())
+entry()

@@ -91,6 +91,17 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_CLEAN
 
 
+def entry() -> None:
+    """The console script: exit without tearing down every object of a large run one by one."""
+    code = main()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # the reader went away, or main closed the stream
+            pass
+    os._exit(code)
+
+
 def _use_color(args: argparse.Namespace, out: TextIO) -> bool:
     if args.no_color or os.environ.get("NO_COLOR") or args.output_format != "text":
         return False

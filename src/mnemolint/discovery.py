@@ -73,7 +73,7 @@ class _Walk:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.md_files: dict[str, list[tuple[str, int]]] = {}
+        self.md_files: dict[str, list[str]] = {}
         self.memdir_paths: set[str] = set()
         self.links: list[LinkRecord] = []
         self.unreadable: list[tuple[str, str]] = []
@@ -117,7 +117,7 @@ class _Walk:
                 info = entry.stat(follow_symlinks=False)
                 return entry.path, ancestors + ((info.st_dev, info.st_ino),)
             if name.endswith(".md") and entry.is_file(follow_symlinks=False):
-                self._add_file(entry.path, entry.stat(follow_symlinks=False).st_size)
+                self._add_file(entry.path)
         except OSError as error:
             self.unreadable.append((entry.path, error.strerror or str(error)))
         return None
@@ -145,12 +145,12 @@ class _Walk:
         if stat.S_ISDIR(info.st_mode):
             return entry.path, ancestors + (key,)
         if entry.name.endswith(".md") and stat.S_ISREG(info.st_mode):
-            self._add_file(entry.path, info.st_size)
+            self._add_file(entry.path)
         return None
 
-    def _add_file(self, path: str, size: int) -> None:
+    def _add_file(self, path: str) -> None:
         directory, name = os.path.split(path)
-        self.md_files.setdefault(directory, []).append((name, size))
+        self.md_files.setdefault(directory, []).append(name)
         if name == INDEX_NAME:
             self.memdir_paths.add(directory)
 
@@ -255,11 +255,11 @@ def _build(tree: Tree, walk: _Walk, settings: Settings) -> None:
     options = settings.options
     for directory in sorted(walk.md_files):
         owner = _owner(directory, memdirs)
-        for name, size in sorted(walk.md_files[directory]):
+        for name in sorted(walk.md_files[directory]):
             kind = _kind_of(directory, name, owner)
             if kind is None or owner is None:
                 continue
-            document = Document(os.path.join(directory, name), kind, size, options, owner)
+            document = Document(os.path.join(directory, name), kind, options, owner)
             document.rel = document.path[len(owner.path) + 1 :].replace(os.sep, "/")
             tree.documents.append(document)
             if kind == INDEX:

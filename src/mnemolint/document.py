@@ -6,7 +6,11 @@ parsed twice, however many rules look at it.
 
 from __future__ import annotations
 
+import os
+
+from mnemolint import suppress
 from mnemolint.frontmatter import FrontMatter, split_and_parse
+from mnemolint.textutil import js_trim
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -27,59 +31,70 @@ class Document:
         "rel",
         "kind",
         "memdir",
-        "size",
+        "_size",
         "options",
         "read_error",
-        "too_large",
+        "_too_large",
         "decode_error",
         "binary",
         "_data",
         "_text",
         "_lines",
         "_frontmatter",
+        "_suppressions",
+        "_size_of_trimmed",
         "_loaded",
     )
 
-    def __init__(self, path: str, kind: str, size: int, options: dict, memdir: MemoryDir | None = None) -> None:
+    def __init__(self, path: str, kind: str, options: dict, memdir: MemoryDir | None = None) -> None:
         self.path = path
         self.rel = ""  # path relative to the memory dir (topics) or the root, POSIX separators
         self.kind = kind
         self.memdir = memdir
-        self.size = size
         self.options = options
         self.read_error: str | None = None
-        self.too_large = size > options["max-file-bytes"]
+        self._size = 0
+        self._too_large = False
         self.decode_error: tuple[int, int] | None = None
         self.binary = False
         self._data: bytes | None = None
         self._text: str | None = None
         self._lines: list[str] | None = None
         self._frontmatter: FrontMatter | None = None
+        self._suppressions: suppress.Suppressions | None | bool = False  # False: not parsed yet
+        self._size_of_trimmed: tuple[int, int | None] | None = None
         self._loaded = False
 
     @classmethod
     def unreadable(cls, path: str, reason: str, options: dict) -> Document:
         """A path the walk could not stat or list, so that it is reported like an unreadable file."""
-        document = cls(path, UNREADABLE, 0, options)
+        document = cls(path, UNREADABLE, options)
         document.read_error = reason
         document._loaded = True
         return document
 
     def _load(self) -> None:
+        """Read the file once; one over `max-file-bytes` is measured (fstat), never read."""
         self._loaded = True
-        if self.too_large:
-            return
+        limit = self.options["max-file-bytes"]
         try:
-            with open(self.path, "rb") as handle:
-                data = handle.read(self.options["max-file-bytes"] + 1)
+            with open(self.path, "rb", buffering=0) as handle:
+                size = os.fstat(handle.fileno()).st_size
+                if size > limit:
+                    self._too_large, self._size = True, size
+                    return
+                # Sized to the file: a fixed `limit`-sized read allocates 2 MiB for every file.
+                data = handle.read(size + 1) or b""
+                if len(data) > size:  # it grew since: read on, up to the limit
+                    data += handle.read(limit + 1 - len(data)) or b""
+                    if len(data) > limit:
+                        self._too_large, self._size = True, len(data)
+                        return
         except OSError as error:
             self.read_error = error.strerror or str(error)
             return
-        if len(data) > self.options["max-file-bytes"]:  # grew since stat
-            self.too_large, self.size = True, len(data)
-            return
         self._data = data
-        self.size = len(data)
+        self._size = len(data)
         if b"\x00" in data:
             self.binary = True
             return
@@ -90,6 +105,20 @@ class Document:
             column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
             self.decode_error = (line, column)
             self._text = data.decode("utf-8", "replace")
+
+    @property
+    def size(self) -> int:
+        """Bytes on disk (read, or measured when the file is too large to read)."""
+        if not self._loaded:
+            self._load()
+        return self._size
+
+    @property
+    def too_large(self) -> bool:
+        """Over `max-file-bytes`: not read; rules that can judge by size alone still do."""
+        if not self._loaded:
+            self._load()
+        return self._too_large
 
     @property
     def data(self) -> bytes | None:
@@ -121,6 +150,40 @@ class Document:
         if self._frontmatter is None:
             self._frontmatter = split_and_parse(self.lines, self.options["yaml-max-depth"])
         return self._frontmatter
+
+    @property
+    def trimmed_size(self) -> tuple[int, int | None]:
+        """UTF-8 bytes and lines of the trimmed text, as the agents' write-side checks measure a file.
+
+        A file too large to read is measured by its size on disk, its lines unknown.
+        """
+        if self._size_of_trimmed is None:
+            if self.too_large or self.text is None:
+                self._size_of_trimmed = (self.size, None)
+            else:
+                trimmed = js_trim(self.text)
+                self._size_of_trimmed = (len(trimmed.encode("utf-8", "surrogatepass")), trimmed.count("\n") + 1)
+        return self._size_of_trimmed
+
+    @property
+    def suppressions(self) -> suppress.Suppressions | None:
+        """The file's `<!-- mnemolint-disable … -->` comments, None when it has none."""
+        if self._suppressions is False:
+            self._suppressions = suppress.parse(self.text or "", self.lines)
+        return self._suppressions  # type: ignore[return-value]
+
+    def export(self) -> suppress.Suppressions | None | bool:
+        """What a worker learnt of this file that the parent needs for every finding on it.
+
+        Only the suppression comments: anything else (the frontmatter of a topic an index links
+        to, say) the parent re-reads lazily for the few files that need it, which costs less
+        than sending every parsed file back.
+        """
+        return self._suppressions
+
+    def adopt(self, suppressions: suppress.Suppressions | None | bool) -> None:
+        if suppressions is not False:
+            self._suppressions = suppressions
 
     def line_offset(self, line: int) -> int:
         """Offset in `text` where 1-based `line` starts."""

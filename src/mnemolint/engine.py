@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Iterable
 
-from mnemolint import suppress
+from mnemolint import parallel
 from mnemolint.config import Settings
 from mnemolint.discovery import Tree, discover
 from mnemolint.document import TOPIC as TOPIC_KIND
@@ -49,15 +49,27 @@ def lint(paths: list[str], settings: Settings) -> Result:
     by_scope: dict[str, list[Rule]] = {}
     for rule in rules:
         by_scope.setdefault(rule.scope, []).append(rule)
-    found: list[Diagnostic] = []
     options = settings.options
-    for document in tree.documents:
-        if not tree.in_focus(document.path):
-            continue
-        scopes = (base.DOCUMENT, base.TOPIC) if document.kind == TOPIC_KIND else (base.DOCUMENT,)
-        for scope in scopes:
-            for rule in by_scope.get(scope, ()):
-                found.extend(_run(rule, document, document.path, options))
+
+    document_rules = by_scope.get(base.DOCUMENT, [])
+    topic_rules = document_rules + by_scope.get(base.TOPIC, [])
+
+    def check(documents: list[Document]) -> list[Diagnostic]:
+        """Per-file rules over `documents`: the hot loop of a large run, so `_run` is inlined."""
+        findings: list[Diagnostic] = []
+        for document in documents:
+            path = document.path
+            for rule in topic_rules if document.kind == TOPIC_KIND else document_rules:
+                try:
+                    for hit in rule.check(document, options):
+                        findings.append(Diagnostic(rule.code, rule.name, rule.severity, path, hit))
+                except Exception as error:  # noqa: BLE001 - a rule's bug must not end the run
+                    _internal_error(rule, path, error)
+            document.suppressions  # parsed while the lines are at hand (and sent back by a worker)
+        return findings
+
+    focused = [document for document in tree.documents if tree.in_focus(document.path)]
+    found = parallel.check_documents(focused, check)
     for memdir in tree.memdirs:
         index_in_focus = tree.in_focus(memdir.index_path)
         dir_in_focus = index_in_focus or any(tree.in_focus(topic.path) for topic in memdir.topics)
@@ -80,26 +92,24 @@ def _run(rule: Rule, target: object, default_path: str, options: dict) -> list[D
         hits: Iterable[Hit] = rule.check(target, options)
         return [Diagnostic(rule.code, rule.name, rule.severity, default_path, hit) for hit in hits]
     except Exception as error:  # noqa: BLE001 - a rule's bug must not end the run
-        print(
-            f"mnemolint: internal error in {rule.code} on {default_path}: {type(error).__name__}: {error}",
-            file=sys.stderr,
-        )
+        _internal_error(rule, default_path, error)
         return []
+
+
+def _internal_error(rule: Rule, path: str, error: Exception) -> None:
+    print(f"mnemolint: internal error in {rule.code} on {path}: {type(error).__name__}: {error}", file=sys.stderr)
 
 
 def _filter(found: list[Diagnostic], tree: Tree, settings: Settings) -> list[Diagnostic]:
     documents: dict[str, Document] = {document.path: document for document in tree.documents}
-    suppressions: dict[str, suppress.Suppressions | None] = {}
     ignored = _PerFileIgnores(settings)
     kept = []
     for diagnostic in found:
         path = diagnostic.path
         if ignored.covers(path, diagnostic.code):
             continue
-        if path not in suppressions:
-            document = documents.get(path)
-            suppressions[path] = suppress.parse(document.lines) if document is not None else None
-        marks = suppressions[path]
+        document = documents.get(path)
+        marks = document.suppressions if document is not None else None
         if marks is not None and marks.covers(diagnostic.code, diagnostic.line):
             continue
         diagnostic.severity = settings.severity.get(diagnostic.code, diagnostic.severity)

@@ -32,10 +32,7 @@ _AMBIGUOUS = r"""(?x)
     |(?P<float>[-+]?[0-9]+[eE][-+]?[0-9]+|[-+]?[0-9][0-9_]*\.[0-9_]*_[0-9_]*)
     |(?P<date>[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?)
     """
-_AMBIGUITY_HINT = re.compile(
-    r"(?im)(?:[:\[,]|^\s*-)[ \t]*(?:(?:y|n|yes|no|on|off)[ \t]*(?:$|[,\]}#])"
-    r"|[-+]?0[0-9_bo]|[-+]?[0-9][0-9_]*(?:[eE]|_|:[0-9])|[0-9]{4}-[0-9])"
-)
+_AMBIGUOUS_START = frozenset("yYnNoO+-0123456789")
 
 _loader_class: Any = None
 
@@ -49,6 +46,12 @@ def _make_loader(text: str) -> Any:
     """
     global _loader_class
     if _loader_class is None:
+        import warnings
+
+        from ruamel.yaml.error import YAMLWarning
+
+        # ruamel warns about YAML 1.1 readings (`1e3` has no dot); FM004 reports them instead.
+        warnings.simplefilter("ignore", YAMLWarning)
         try:
             from ruamel.yaml.cyaml import CSafeLoader as loader
         except ImportError:  # no C extension: the same classes in pure Python
@@ -142,7 +145,7 @@ def split_and_parse(lines: list[str], max_depth: int) -> FrontMatter:
         return result
     result.fence_line = 1
     for index in range(1, len(lines)):
-        if _FENCE.fullmatch(lines[index]):
+        if lines[index].startswith("---") and _FENCE.fullmatch(lines[index]):
             result.close_line = index + 1
             break
     else:
@@ -160,13 +163,18 @@ def _parse(result: FrontMatter, text: str, max_depth: int) -> None:
     from ruamel.yaml.error import YAMLError
 
     try:
-        unusual = any(char in text for char in "&*[{") or _AMBIGUITY_HINT.search(text) or _may_nest_deep(text, max_depth)
-        if unusual:
+        # Anchors, aliases and deep nesting are refused from the event stream before any value
+        # is built; everything else is built first, and only values that may read differently
+        # in YAML 1.1 (rare) cost a second pass for their positions.
+        risky = "&" in text or "*" in text or "[" in text or "{" in text or _may_nest_deep(text, max_depth)
+        if risky:
             refusal = _scan_events(text, max_depth, result)
             if refusal:
                 result.status, result.error = TOO_COMPLEX, refusal
                 return
-        data = _load(text, quiet=bool(unusual))
+        data = _load(text)
+        if not risky and _may_be_ambiguous(data):
+            _scan_events(text, max_depth, result)
     except YAMLError as error:
         _record_error(result, error)
         return
@@ -181,22 +189,27 @@ def _parse(result: FrontMatter, text: str, max_depth: int) -> None:
     result.status, result.data = OK, data
 
 
-def _load(text: str, quiet: bool) -> Any:
-    """Construct the values. `quiet` silences ruamel's YAML 1.1 warnings (`1e3` has no dot), which
-    only values the pre-scan looked at can raise and which FM004 reports as findings instead."""
+def _load(text: str) -> Any:
     loader = _make_loader(text)
     try:
-        if not quiet:
-            return loader.get_single_data()
-        import warnings
-
-        from ruamel.yaml.error import YAMLWarning
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", YAMLWarning)
-            return loader.get_single_data()
+        return loader.get_single_data()
     finally:
         loader.dispose()
+
+
+def _may_be_ambiguous(value: Any) -> bool:
+    """Whether a loaded value could come from a plain scalar that YAML 1.1 reads differently.
+
+    Numbers and dates might (`010`, `1e3`, `2024-01-01`), and so might strings such as `no` or
+    `12:30`; a second, event-level pass then tells plain from quoted and finds the position.
+    """
+    if isinstance(value, str):
+        return value[:1] in _AMBIGUOUS_START and re.fullmatch(_AMBIGUOUS, value) is not None
+    if isinstance(value, dict):
+        return any(_may_be_ambiguous(item) for item in value.values())
+    if isinstance(value, list):
+        return any(_may_be_ambiguous(item) for item in value)
+    return value is not None and not isinstance(value, bool)
 
 
 def _may_nest_deep(text: str, max_depth: int) -> bool:

@@ -64,6 +64,9 @@ def invalid_utf8(document: Document, options: dict) -> Iterator[Hit]:
     fix=SAFE,
 )
 def mixed_line_endings(document: Document, options: dict) -> Iterator[Hit]:
+    text = document.text
+    if not text or "\r\n" not in text:
+        return
     lines = document.lines
     ended = lines[:-1]  # the last piece has no line ending
     crlf = [index for index, text in enumerate(ended) if text.endswith("\r")]

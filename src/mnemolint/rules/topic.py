@@ -8,27 +8,16 @@ from mnemolint import frontmatter as fm
 from mnemolint.document import Document
 from mnemolint.model import ERROR, WARNING, Hit
 from mnemolint.rules.base import TOPIC, rule
-from mnemolint.textutil import js_trim, utf16_len
+from mnemolint.textutil import utf16_len
 
 TYPES = ("user", "feedback", "project", "reference")
 _ONE_THING = "One file, one thing: summarise instead of appending, and split different things into their own files."
 
 
-def _size(document: Document) -> tuple[int, int | None]:
-    """UTF-8 bytes and lines of the trimmed file, as the agent's write-side check counts them.
-
-    A file too large to read is measured by its size on disk, with its lines unknown.
-    """
-    if document.too_large:
-        return document.size, None
-    trimmed = js_trim(document.text or "")
-    return len(trimmed.encode("utf-8", "surrogatepass")), trimmed.count("\n") + 1
-
-
 def _measure(document: Document, options: dict) -> tuple[float, str] | None:
     if document.text is None and not document.too_large:
         return None
-    size, lines = _size(document)
+    size, lines = document.trimmed_size
     max_bytes, max_lines = options["topic-max-bytes"], options["topic-max-lines"]
     ratio = max(size / max_bytes, (lines or 0) / max_lines)
     shown = f"{size:,} of {max_bytes:,} bytes" + (f", {lines:,} of {max_lines} lines" if lines is not None else "")

@@ -1,0 +1,64 @@
+"""Use the second core on large trees: half the per-file work runs in a forked worker.
+
+Per-file rules (reading, decoding, YAML) are nearly all the cost of a large run and independent
+per file, so a forked child takes nearly half of the files and sends back its findings plus
+their suppression comments, which spares the parent from reading them again. Memory-dir rules then run in the parent as usual. Below
+`MIN_DOCUMENTS`, or without `fork` (Windows, macOS), or on one core, everything stays in-process.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+
+from mnemolint.document import Document
+from mnemolint.model import Diagnostic
+
+MIN_DOCUMENTS = 1500  # below this, starting a worker costs more than it saves
+
+Check = Callable[[list[Document]], list[Diagnostic]]
+_shared: tuple[list[Document], Check] | None = None  # handed to the forked child by inheritance
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def check_documents(documents: list[Document], check: Check) -> list[Diagnostic]:
+    """`check(documents)`, split over two processes when that pays."""
+    if len(documents) < MIN_DOCUMENTS or not sys.platform.startswith("linux") or _cores() < 2:
+        return check(documents)
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    global _shared
+    # Interleaved, so large and small files spread evenly; the child gets 9 in 20 since it
+    # starts later and must send its results back.
+    theirs = [document for number, document in enumerate(documents) if number % 20 < 9]
+    mine = [document for number, document in enumerate(documents) if number % 20 >= 9]
+    _shared = (theirs, check)
+    try:
+        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
+            pending = pool.submit(_work)
+            found = check(mine)
+            try:
+                their_found, states = pending.result()
+            except BrokenProcessPool:  # the worker died (killed, out of memory): do its half here
+                return found + check(theirs)
+    finally:
+        _shared = None
+    for document, state in zip(theirs, states):
+        document.adopt(state)
+    return found + their_found
+
+
+def _work() -> tuple[list[Diagnostic], list]:
+    assert _shared is not None
+    documents, check = _shared
+    found = check(documents)
+    return found, [document.export() for document in documents]
