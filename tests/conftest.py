@@ -26,7 +26,9 @@ def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
     return root
 
 
-def run_lint(root: Path, paths: list[Path] | None = None, select: list[str] | None = None, **options: object) -> list[Diagnostic]:
+def run_lint(
+    root: Path, paths: list[Path] | None = None, select: list[str] | None = None, **options: object
+) -> list[Diagnostic]:
     """Lint like `mnemolint check` would, with the config found from `root`, plus overrides.
 
     Option keys use underscores (`index_max_lines=3`).
@@ -47,7 +49,9 @@ def only(diagnostics: list[Diagnostic], code: str) -> list[Diagnostic]:
     return [d for d in diagnostics if d.code == code]
 
 
-def run_cli(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None, stdin: str | None = None) -> subprocess.CompletedProcess:
+def run_cli(
+    *args: str, cwd: Path | None = None, env: dict[str, str] | None = None, stdin: str | None = None
+) -> subprocess.CompletedProcess:
     """Run `python -m mnemolint ARGS` as a user would; returns the completed process."""
     full_env = {**os.environ, "NO_COLOR": "1", **(env or {})}
     return subprocess.run(

@@ -12,8 +12,8 @@ import re
 from pathlib import Path
 
 import pytest
-
 from conftest import codes, run_lint
+
 from mnemolint.catalog import catalog_dir
 from mnemolint.frontmatter import split_and_parse
 from mnemolint.reporters.text_format import location
@@ -56,7 +56,7 @@ def test_page_has_every_section(rule) -> None:
     text = _page(rule.code)
     assert f"# {rule.code} {rule.name}" in text
     positions = [text.find(f"\n{section}\n") for section in SECTIONS]
-    assert -1 not in positions, f"missing section(s): {[s for s, p in zip(SECTIONS, positions) if p < 0]}"
+    assert -1 not in positions, f"missing section(s): {[s for s, p in zip(SECTIONS, positions, strict=True) if p < 0]}"
     assert positions == sorted(positions), "sections out of order"
     for option in rule.options:
         assert f"`{option}`" in text, f"option {option} is not documented"
@@ -76,9 +76,7 @@ def materialise(section: str, root: Path) -> int:
     """Write the section's `file=` blocks under `root`; return how many were written."""
     written = 0
     for match in _FENCE.finditer(section):
-        attributes = dict(
-            (part.split("=", 1) + [""])[:2] for part in match.group("info").split()[1:] if part
-        )
+        attributes = dict((part.split("=", 1) + [""])[:2] for part in match.group("info").split()[1:] if part)
         if "file" not in attributes:
             continue
         path = root / attributes["file"]

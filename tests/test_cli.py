@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import run_cli
 
-from conftest import run_cli, write_tree
 from mnemolint import __version__
 from mnemolint.rules import RULES
 

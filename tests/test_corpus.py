@@ -9,7 +9,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from conftest import run_cli
 
 CORPUS = Path(__file__).resolve().parent / "corpus"

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
 from conftest import run_cli, run_lint, write_tree
 
 HEALTHY = {"healthy/MEMORY.md": "# Memory\n\n- [Gone](gone.md) — a topic that was deleted\n"}

@@ -7,8 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import run_cli
+
 from mnemolint.rules import RULES
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "example-repo"

@@ -11,8 +11,8 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
-
 from conftest import codes, only, run_lint
+
 from mnemolint.document import TOPIC, Document
 from mnemolint.options import defaults
 
@@ -58,7 +58,7 @@ def test_clean_frontmatter_has_no_fm_findings(tree) -> None:
         pytest.param("---\nname: a\n  description: b\n---\n", 3, 14, id="bad-indentation"),
         pytest.param("---\r\nname: a\r\ntitle: a: b\r\n---\r\n", 3, 9, id="crlf"),
         pytest.param("\ufeff---\nname: a\ntitle: a: b\n---\n", 3, 9, id="after-bom"),
-        pytest.param("---\nname: a\ndescription: \"never closed\n---\n", 3, 27, id="unterminated-quote"),
+        pytest.param('---\nname: a\ndescription: "never closed\n---\n', 3, 27, id="unterminated-quote"),
     ],
 )
 def test_fm001_points_at_the_line_and_column_of_the_file(tree, text: str, line: int, column: int) -> None:

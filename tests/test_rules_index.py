@@ -12,7 +12,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from conftest import codes, only, run_cli, run_lint
 
 MEM = "memory"
@@ -75,7 +74,14 @@ def index_finding(tree, index: str, code: str, **options):
         "\n".join(["记" * 70] * 190),  # 13,489 characters: CJK is one UTF-16 unit each
         "\n".join(["x" * 249] * 100) + "\n",  # 24,999 characters with LF endings
     ],
-    ids=["200-lines-final-newline", "200-lines", "blank-lines-around", "crlf-200-lines", "190-cjk-lines", "24999-chars"],
+    ids=[
+        "200-lines-final-newline",
+        "200-lines",
+        "blank-lines-around",
+        "crlf-200-lines",
+        "190-cjk-lines",
+        "24999-chars",
+    ],
 )
 def test_mem101_quiet_within_the_load_cap(tree, index: str) -> None:
     assert lint_memdir(tree, index, select=["MEM101"]) == []
@@ -166,7 +172,16 @@ def test_mem101_follows_the_configured_caps(tree) -> None:
         (chars_text(25_000 - 1), "100%"),  # 99.996 % rounds to 100 %
         (chars_text(25_002), None),
     ],
-    ids=["159-lines", "160-lines", "200-lines", "201-lines", "19999-chars", "20000-chars", "24999-chars", "25002-chars"],
+    ids=[
+        "159-lines",
+        "160-lines",
+        "200-lines",
+        "201-lines",
+        "19999-chars",
+        "20000-chars",
+        "24999-chars",
+        "25002-chars",
+    ],
 )
 def test_mem102_fires_from_80_to_100_percent(tree, index: str, percent: str | None) -> None:
     found = lint_memdir(tree, index, select=["MEM102"])

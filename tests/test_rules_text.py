@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conftest import codes, only, run_lint
+
 from mnemolint.document import TOPIC, Document
 from mnemolint.model import Edit
 from mnemolint.options import defaults

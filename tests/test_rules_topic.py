@@ -9,7 +9,6 @@ project, reference}.
 from __future__ import annotations
 
 import pytest
-
 from conftest import only, run_lint
 
 MEM = "memory"

@@ -119,7 +119,7 @@ def apply_table(settings: Settings, data: dict, where: str) -> None:
             settings.per_file_ignores = {str(k): _string_list(v, f"{label}.{k}") for k, v in value.items()}
         elif key == "severity":
             if not isinstance(value, dict):
-                raise ConfigError(f"{label} must be a table of CODE = \"error|warning|info\"")
+                raise ConfigError(f'{label} must be a table of CODE = "error|warning|info"')
             for code, level in value.items():
                 if level not in SEVERITIES:
                     raise ConfigError(f"{label}.{code} must be one of {', '.join(SEVERITIES)}, not {level!r}")

@@ -16,7 +16,7 @@ import os
 import stat
 
 from mnemolint.config import ConfigError, Settings
-from mnemolint.document import INDEX, TOPIC, UNREADABLE, Document
+from mnemolint.document import INDEX, TOPIC, Document
 from mnemolint.memdir import INDEX_NAME, MemoryDir
 
 DEFAULT_EXCLUDES = frozenset(

@@ -17,8 +17,7 @@ from mnemolint.discovery import Tree, discover
 from mnemolint.document import TOPIC as TOPIC_KIND
 from mnemolint.document import Document
 from mnemolint.model import Diagnostic, Hit
-from mnemolint.rules import RULES
-from mnemolint.rules import base
+from mnemolint.rules import RULES, base
 from mnemolint.rules.base import Rule
 from mnemolint.selection import check_selectors, selected
 
@@ -65,7 +64,7 @@ def lint(paths: list[str], settings: Settings) -> Result:
                         findings.append(Diagnostic(rule.code, rule.name, rule.severity, path, hit))
                 except Exception as error:  # noqa: BLE001 - a rule's bug must not end the run
                     _internal_error(rule, path, error)
-            document.suppressions  # parsed while the lines are at hand (and sent back by a worker)
+            document.suppressions  # noqa: B018 - parsed while the lines are at hand, sent back by a worker
         return findings
 
     focused = [document for document in tree.documents if tree.in_focus(document.path)]
@@ -134,10 +133,11 @@ class _PerFileIgnores:
 
             rel = os.path.relpath(path, self.root).replace(os.sep, "/")
             flags = glob.GLOBSTAR | glob.BRACE | glob.DOTGLOB
+            name = os.path.basename(path)
             self.cache[path] = [
                 selector
                 for pattern, selectors in self.table.items()
-                if glob.globmatch(rel, pattern, flags=flags) or glob.globmatch(os.path.basename(path), pattern, flags=flags)
+                if glob.globmatch(rel, pattern, flags=flags) or glob.globmatch(name, pattern, flags=flags)
                 for selector in selectors
             ]
         return any(selector == "ALL" or code.startswith(selector) for selector in self.cache[path])

@@ -30,7 +30,8 @@ _AMBIGUOUS = r"""(?x)
     (?P<bool>y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)
     |(?P<int>[-+]?0[0-7_]+|[-+]?0b[01_]+|[-+]?0o[0-7]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+|[-+]?[0-9][0-9]*_[0-9_]*)
     |(?P<float>[-+]?[0-9]+[eE][-+]?[0-9]+|[-+]?[0-9][0-9_]*\.[0-9_]*_[0-9_]*)
-    |(?P<date>[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?)
+    |(?P<date>[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}
+        (?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?)
     """
 _AMBIGUOUS_START = frozenset("yYnNoO+-0123456789")
 
@@ -53,10 +54,13 @@ def _make_loader(text: str) -> Any:
         # ruamel warns about YAML 1.1 readings (`1e3` has no dot); FM004 reports them instead.
         warnings.simplefilter("ignore", YAMLWarning)
         try:
-            from ruamel.yaml.cyaml import CSafeLoader as loader
+            from ruamel.yaml.cyaml import CSafeLoader
+
+            _loader_class = CSafeLoader
         except ImportError:  # no C extension: the same classes in pure Python
-            from ruamel.yaml.loader import SafeLoader as loader
-        _loader_class = loader
+            from ruamel.yaml.loader import SafeLoader
+
+            _loader_class = SafeLoader
     return _loader_class(text)
 
 

@@ -26,7 +26,7 @@ _OPTIONS = (
     Option("topic-max-bytes", 4_096, "UTF-8 bytes of a trimmed topic file (000, capacity 11)."),
     Option("topic-max-lines", 200, "Lines of a trimmed topic file (000, capacity 11)."),
     Option("topic-warn-ratio", 0.8, "Topic occupancy that starts the near-limit warning (000, capacity 11)."),
-    Option("description-max-chars", 300, "Longest topic `description` before it must be compressed (000, capacity 12)."),
+    Option("description-max-chars", 300, "Longest topic `description` before compressing it (000, capacity 12)."),
     Option("description-target-chars", 150, "What a too-long description should be compressed to (000, capacity 12)."),
     Option("yaml-max-depth", 16, "Deepest nesting of frontmatter collections read before refusing it."),
     Option("max-file-bytes", 2 * 1024 * 1024, "Files larger than this are not read; size rules use the file size."),

@@ -2,7 +2,8 @@
 
 Per-file rules (reading, decoding, YAML) are nearly all the cost of a large run and independent
 per file, so a forked child takes nearly half of the files and sends back its findings plus
-their suppression comments, which spares the parent from reading them again. Memory-dir rules then run in the parent as usual. Below
+their suppression comments, which spares the parent from reading them again. Memory-dir rules
+then run in the parent as usual. Below
 `MIN_DOCUMENTS`, or without `fork` (Windows, macOS), or on one core, everything stays in-process.
 """
 
@@ -52,7 +53,7 @@ def check_documents(documents: list[Document], check: Check) -> list[Diagnostic]
                 return found + check(theirs)
     finally:
         _shared = None
-    for document, state in zip(theirs, states):
+    for document, state in zip(theirs, states, strict=True):
         document.adopt(state)
     return found + their_found
 

@@ -5,7 +5,6 @@ Colour comes from rich, imported only when writing to a terminal that allows col
 
 from __future__ import annotations
 
-
 from mnemolint.model import ERROR, INFO, WARNING, Diagnostic
 from mnemolint.reporters import ReportOptions, display_path
 from mnemolint.textutil import plural

@@ -34,6 +34,9 @@ def invalid_yaml(document: Document, options: dict) -> Iterator[Hit]:
         )
 
 
+_KINDS = {"list": "a list", "str": "a plain string", "int": "a number", "float": "a number", "bool": "a boolean"}
+
+
 @rule(
     "FM002",
     "not-a-mapping",
@@ -44,9 +47,7 @@ def invalid_yaml(document: Document, options: dict) -> Iterator[Hit]:
 def not_a_mapping(document: Document, options: dict) -> Iterator[Hit]:
     front = document.frontmatter
     if front.status == fm.NOT_MAPPING:
-        kind = {"list": "a list", "str": "a plain string", "int": "a number", "float": "a number", "bool": "a boolean"}.get(
-            front.error, f"a {front.error}"
-        )
+        kind = _KINDS.get(front.error, f"a {front.error}")
         yield Hit(
             f"Frontmatter is {kind}, not a mapping of keys such as `description:`; {_LOST}.",
             line=front.fence_line + 1,
@@ -89,7 +90,7 @@ _WHY = {
 def yaml_ambiguous_scalar(document: Document, options: dict) -> Iterator[Hit]:
     for item in document.frontmatter.ambiguous:
         yield Hit(
-            f"Unquoted `{item.value}`: {_WHY[item.kind]}. Quote it (\"{item.value}\") so every reader agrees.",
+            f'Unquoted `{item.value}`: {_WHY[item.kind]}. Quote it ("{item.value}") so every reader agrees.',
             line=item.line,
             column=item.column,
             end_line=item.line,

@@ -18,8 +18,7 @@ from mnemolint.textutil import js_lstrip_count, js_trim, shorten, utf16_len, utf
 
 def _advice(options: dict) -> str:
     return (
-        f"Keep index entries to one line under ~{options['index-line-max-chars']} chars; "
-        "move detail into topic files."
+        f"Keep index entries to one line under ~{options['index-line-max-chars']} chars; move detail into topic files."
     )
 
 

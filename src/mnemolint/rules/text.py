@@ -21,9 +21,11 @@ def utf8_bom(document: Document, options: dict) -> Iterator[Hit]:
     text = document.text
     if not text or not text.startswith(BOM):
         return
-    hidden = " Wave's frontmatter reader then misses the `---` fence and loses name, description and type." if (
-        document.frontmatter.present
-    ) else ""
+    hidden = (
+        " Wave's frontmatter reader then misses the `---` fence and loses name, description and type."
+        if (document.frontmatter.present)
+        else ""
+    )
     yield Hit(
         f"File starts with a UTF-8 byte-order mark; memory files are UTF-8 without BOM.{hidden}",
         line=1,
@@ -42,8 +44,7 @@ def utf8_bom(document: Document, options: dict) -> Iterator[Hit]:
     summary="The file is not UTF-8 text: an invalid byte sequence or binary (NUL) content.",
 )
 def invalid_utf8(document: Document, options: dict) -> Iterator[Hit]:
-    document.text  # loads the file
-    if document.binary:
+    if document.text is None and document.binary:
         yield Hit("File holds NUL bytes: it is binary, not a text memory the agent can read.")
     elif document.decode_error:
         line, column = document.decode_error
@@ -73,9 +74,7 @@ def mixed_line_endings(document: Document, options: dict) -> Iterator[Hit]:
     if not crlf or len(crlf) == len(ended):
         return
     dominant_crlf = len(crlf) * 2 > len(ended)
-    minority = (
-        [index for index, text in enumerate(ended) if not text.endswith("\r")] if dominant_crlf else crlf
-    )
+    minority = [index for index, text in enumerate(ended) if not text.endswith("\r")] if dominant_crlf else crlf
     edits = []
     offset = 0
     wanted = iter(minority)

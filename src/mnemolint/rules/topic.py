@@ -104,7 +104,12 @@ def topic_description_too_long(document: Document, options: dict) -> Iterator[Hi
         )
 
 
-def _field(front: fm.FrontMatter, key: str, reader: str) -> tuple[object, bool]:
+def _reader(document: Document) -> str:
+    """Which agent reads this topic: "wave" under `.wave/`, else "claude" (SPEC §5)."""
+    return document.memdir.reader if document.memdir else "claude"
+
+
+def _field(front: fm.FrontMatter, key: str) -> tuple[object, bool]:
     """A field's value and whether it sits under `metadata:` (Claude Code reads it there too)."""
     data = front.data or {}
     if key in data:
@@ -126,10 +131,10 @@ def topic_missing_field(document: Document, options: dict) -> Iterator[Hit]:
     front = _readable_frontmatter(document)
     if front is None:
         return
-    reader = document.memdir.reader if document.memdir else "claude"
+    reader = _reader(document)
     missing, nested = [], []
     for key in ("name", "type"):
-        value, under_metadata = _field(front, key, reader)
+        value, under_metadata = _field(front, key)
         if value is None or value == "":
             missing.append(f"`{key}`")
         elif under_metadata and reader == "wave":
@@ -142,8 +147,8 @@ def topic_missing_field(document: Document, options: dict) -> Iterator[Hit]:
         )
     if nested:
         yield Hit(
-            f"{' and '.join(nested)} {'is' if len(nested) == 1 else 'are'} nested under `metadata:`, which Wave's reader does not look into: "
-            "move it to the top level of the frontmatter.",
+            f"{' and '.join(nested)} {'is' if len(nested) == 1 else 'are'} nested under `metadata:`, which "
+            "Wave's reader does not look into: move it to the top level of the frontmatter.",
             line=front.key_line("metadata") or 1,
         )
 
@@ -159,7 +164,7 @@ def topic_invalid_type(document: Document, options: dict) -> Iterator[Hit]:
     front = _readable_frontmatter(document)
     if front is None:
         return
-    value, under_metadata = _field(front, "type", document.memdir.reader if document.memdir else "claude")
+    value, under_metadata = _field(front, "type")
     if value is None or value == "":
         return
     if isinstance(value, str) and value.lower() in TYPES:
