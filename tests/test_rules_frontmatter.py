@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 from conftest import codes, only, run_lint
 
+from mnemolint import frontmatter as frontmatter_module
 from mnemolint.document import TOPIC, Document
+from mnemolint.frontmatter import split_and_parse
 from mnemolint.options import defaults
 
 TOPIC_PATH = "memory/topic.md"
@@ -294,3 +296,30 @@ def test_fm005_depth_limit_is_yaml_max_depth(tree, nest, max_depth: int) -> None
 )
 def test_fm005_quiet_on_ordinary_frontmatter(tree, yaml: str) -> None:
     assert only(lint_topic(tree, f"---\nname: topic\n{yaml}---\nbody\n"), "FM005") == []
+
+
+@pytest.mark.parametrize(
+    "yaml",
+    [
+        "name: a\ndescription: >-\n  folded\n  text\ntype: user\n",
+        "a: no\nb: 1e3\nc: 2024-01-01\n",
+        "x: &a [1]\ny: *a\n",
+        "a: [1, 2\n",
+        "a: 1\na: 2\n",
+        "- a\n- b\n",
+    ],
+    ids=["block-scalar", "ambiguous", "alias", "invalid", "duplicate", "list"],
+)
+def test_the_pure_python_loader_reads_like_the_c_one(monkeypatch: pytest.MonkeyPatch, yaml: str) -> None:
+    """Without ruamel.yaml.clib (PyPy), the same findings come from ruamel's pure-Python classes."""
+    lines = ["---", *yaml.splitlines(), "---"]
+    expected = split_and_parse(lines, 16)
+    monkeypatch.setattr(frontmatter_module, "_loader_class", frontmatter_module.pure_loader_class())
+    actual = split_and_parse(lines, 16)
+    assert (actual.status, actual.data) == (expected.status, expected.data)
+    # libyaml reports an unclosed flow sequence where the input ends, ruamel's parser where the
+    # line ends: both point into the frontmatter.
+    assert (actual.error_line is None) == (expected.error_line is None)
+    assert [(a.value, a.line, a.column) for a in actual.ambiguous] == [
+        (a.value, a.line, a.column) for a in expected.ambiguous
+    ]

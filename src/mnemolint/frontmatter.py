@@ -57,11 +57,19 @@ def _make_loader(text: str) -> Any:
             from ruamel.yaml.cyaml import CSafeLoader
 
             _loader_class = CSafeLoader
-        except ImportError:  # no C extension: the same classes in pure Python
-            from ruamel.yaml.loader import SafeLoader
-
-            _loader_class = SafeLoader
+        except ImportError:  # no C extension (PyPy, say): the same classes in pure Python
+            _loader_class = pure_loader_class()
     return _loader_class(text)
+
+
+def pure_loader_class() -> Any:
+    """ruamel's pure-Python safe loader, with the one attribute its composer expects of `YAML()`."""
+    from ruamel.yaml.loader import SafeLoader
+
+    class PureSafeLoader(SafeLoader):
+        max_depth = None
+
+    return PureSafeLoader
 
 
 class Ambiguous:
