@@ -53,7 +53,8 @@ def run_cli(
     *args: str, cwd: Path | None = None, env: dict[str, str] | None = None, stdin: str | None = None
 ) -> subprocess.CompletedProcess:
     """Run `python -m mnemolint ARGS` as a user would; returns the completed process."""
-    full_env = {**os.environ, "NO_COLOR": "1", **(env or {})}
+    inherited = {key: value for key, value in os.environ.items() if key != "GITHUB_ACTIONS"}  # picks the format
+    full_env = {**inherited, "NO_COLOR": "1", **(env or {})}
     return subprocess.run(
         [sys.executable, "-m", "mnemolint", *args],
         cwd=cwd,

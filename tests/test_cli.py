@@ -333,6 +333,7 @@ def test_config_precedence_in_one_directory(tree, names: list[str], winner: str)
         pytest.param('[per-file-ignores]\n"a.md" = ["XYZ9"]\n', "XYZ9", id="per-file-ignore-unknown-code"),
         pytest.param('select = ["MEM1", "XYZ9"]\n', "XYZ9", id="select-unknown-code"),
         pytest.param("select = [\n", "mnemolint.toml", id="invalid-toml"),
+        pytest.param("index-warn-ratio = 5\n", "index-warn-ratio", id="ratio-above-one"),
     ],
 )
 def test_bad_config_is_a_usage_error_naming_the_key(tree, body: str, named: str) -> None:
@@ -416,6 +417,49 @@ def test_memory_dirs_glob_makes_a_memory_dir(tree, pattern: str) -> None:
     assert reported(cwd=root) == set()
     config(root, "mnemolint.toml", f'memory-dirs = ["{pattern}"]\n')
     assert reported(cwd=root) == {("team/alice/notes/MEMORY.md", "MEM106")}
+
+
+def test_config_that_is_not_utf8_is_a_usage_error(tree) -> None:
+    root = tree(MIXED)
+    (root / "mnemolint.toml").write_bytes(b'select = ["\xff"]\n')
+    assert_usage_error(run_cli("check", cwd=root), "mnemolint.toml")
+
+
+def test_severity_override_by_prefix_most_specific_wins(tree) -> None:
+    root = tree(MIXED)
+    config(root, "mnemolint.toml", '[severity]\nMEM1 = "error"\nMEM105 = "info"\n')
+    levels = {(f["code"], f["severity"]) for f in json_findings(cwd=root)}
+    assert ("MEM103", "error") in levels and ("MEM105", "info") in levels and ("FM004", "warning") in levels
+
+
+def test_a_topic_of_a_configured_memory_dir_passed_alone(tree) -> None:
+    root = tree({"notes/mem/sub/a.md": "no frontmatter\n"})
+    config(root, "mnemolint.toml", 'memory-dirs = ["notes/mem"]\n')
+    assert {code for _, code in reported(cwd=root)} == {"MEM106", "MEM203", "MEM205"}
+    assert {code for _, code in reported("notes/mem/sub/a.md", cwd=root)} == {"MEM106", "MEM203", "MEM205"}
+
+
+def test_a_deleted_working_directory_is_a_usage_error(tmp_path: Path) -> None:
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    process = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import os, sys; os.chdir(sys.argv[1]); os.rmdir(sys.argv[1]); "
+            "from mnemolint.cli import main; sys.exit(main(['check']))",
+            str(gone),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert_usage_error(process, "no longer exists")
+
+
+def test_statistics_as_json(tree) -> None:
+    rows = json_findings("--statistics", cwd=tree(MIXED))
+    assert {row["code"] for row in rows} == MIXED_CODES
+    assert all(set(row) == {"code", "name", "count", "fixable"} and row["count"] >= 1 for row in rows)
 
 
 def test_explicit_config_file(tree, tmp_path: Path) -> None:

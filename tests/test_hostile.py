@@ -155,3 +155,32 @@ def test_a_file_that_vanishes_after_discovery_is_nst002(tmp_path: Path) -> None:
     hits = list(memory_file_unreadable.check(documents["gone.md"], settings.options))
     assert len(hits) == 1 and "No such file or directory" in hits[0].message
     assert not list(memory_file_unreadable.check(documents["MEMORY.md"], settings.options))
+
+
+@pytest.mark.parametrize("target", ["/nonexistent/MEMORY.md", "OUTSIDE"], ids=["dangling", "out-of-tree"])
+def test_a_linked_index_that_is_not_followed_keeps_its_memory_dir(tmp_path: Path, target: str) -> None:
+    outside = tmp_path / "outside.md"
+    outside.write_text("- [T](t.md) — a topic\n", encoding="utf-8")
+    root = write_tree(tmp_path / "repo", {"memory/t.md": "no frontmatter\n"})
+    os.symlink(str(outside) if target == "OUTSIDE" else target, root / "memory" / "MEMORY.md")
+    for args in (["."], ["memory/t.md"]):
+        result = run_cli("check", "--output-format", "json", *args, cwd=root)
+        found = {(f["path"], f["code"]) for f in json.loads(result.stdout)}
+        assert ("memory/MEMORY.md", "MEM106") in found and ("memory/t.md", "MEM203") in found, args
+    [missing] = [f for f in json.loads(result.stdout) if f["code"] == "MEM106"]
+    assert "symlink" in missing["message"] and missing["fix"] is None
+
+
+def test_a_symlinked_root_lints_like_the_real_one(tmp_path: Path) -> None:
+    real = write_tree(tmp_path / "real", {**INDEX, "shared/a.md": "no frontmatter\n"})
+    os.symlink("../shared", real / "memory" / "sub")
+    os.symlink(real, tmp_path / "alias")
+    through_real = run_cli("check", "--output-format", "json", cwd=real)
+    through_link = run_cli("check", "--output-format", "json", cwd=tmp_path / "alias")
+    assert json.loads(through_link.stdout) == json.loads(through_real.stdout) != []
+
+
+def test_a_newline_in_a_file_name_keeps_one_finding_per_line(tmp_path: Path) -> None:
+    write_tree(tmp_path, {**INDEX, "memory/two\nlines.md": "no frontmatter\n"})
+    result = run_cli("check", "--select", "MEM203", cwd=tmp_path)
+    assert result.stdout.splitlines()[0].startswith("memory/two\\nlines.md: MEM203")

@@ -237,8 +237,8 @@ def test_fm005_refuses_an_alias_bomb_fast_and_small(tmp_path: Path) -> None:
 
 def test_fm005_on_an_alias_bomb_through_the_rules(tree) -> None:
     [finding] = lint_topic(tree, alias_bomb())
-    assert (finding.code, finding.line) == ("FM005", 1)
-    assert "alias" in finding.message or "anchor" in finding.message
+    assert (finding.code, finding.line, finding.column) == ("FM005", 2, 5)  # at the first anchor, `&l0`
+    assert "anchor `&l0`" in finding.message
 
 
 @pytest.mark.parametrize(

@@ -499,6 +499,7 @@ def test_index_passed_alone_reports_index_findings_and_orphans(busy_memdir: Path
     assert findings_for(busy_memdir, "MEMORY.md") == [
         ("MEM101", "MEMORY.md"),
         ("MEM103", "MEMORY.md"),
+        ("MEM105", "d.md"),  # linked only on line 4, past the 3-line cap
         ("MEM105", "orphan1.md"),
         ("MEM105", "orphan2.md"),
     ]
@@ -544,3 +545,46 @@ def test_disable_file_in_a_topic_silences_its_orphan_finding(tree) -> None:
     topics = {"quiet.md": topic() + "<!-- mnemolint-disable-file MEM105 -->\n", "loud.md": topic()}
     found = lint_memdir(tree, "# Index\n", topics, select=["MEM105"])
     assert [Path(d.path).name for d in found] == ["loud.md"]
+
+
+# --- shapes found by review on real and hostile trees ---------------------------------------------
+
+
+def test_an_index_starting_with_a_lone_rule_is_not_all_frontmatter(tree) -> None:
+    """`---` on line 1 with no closing fence is a thematic break: the entries below still count."""
+    root = tree(
+        {
+            f"{MEM}/MEMORY.md": "---\n- [A](a.md) — a\n- [B](gone.md) — b\n",
+            f"{MEM}/a.md": topic(),
+        }
+    )
+    found = run_lint(root, select=["MEM104", "MEM105", "MEM108", "FM"])
+    assert [(d.code, d.line) for d in found] == [("MEM104", 3)]
+
+
+def test_a_table_without_links_is_content_but_a_linked_table_is_an_index(tree) -> None:
+    index = "| file | what |\n|---|---|\n| [A](a.md) | a |\n\n| tool | version |\n|---|---|\n| node | 20 |\n"
+    found = lint_memdir(tree, index, {"a.md": topic()}, select=["MEM108"])
+    assert [(d.line, d.end_line) for d in found] == [(5, 7)]
+
+
+def test_mem107_ignores_a_link_in_prose_before_the_entry(tree) -> None:
+    index = "- See [the gate](gate.md) before any release.\n- [Gate](gate.md) — the freshness gate\n"
+    found = lint_memdir(tree, index, {"gate.md": topic()}, select=["MEM107"])
+    assert found == []
+
+
+@pytest.mark.parametrize(
+    ("entry", "code"),
+    [
+        ("- [X](my file.md) — spaces, no angle brackets", None),
+        ("- [Q](a:b.md) — a colon is no URL scheme", None),
+        ("See [the docs](../../CLAUDE.md) in prose.", None),
+        ("- [Docs](../../CLAUDE.md) — an entry out of the memory dir", "MEM104"),
+    ],
+    ids=["space-in-name", "colon-in-name", "escape-in-prose", "escape-in-entry"],
+)
+def test_mem104_on_names_people_write(tree, entry: str, code: str | None) -> None:
+    topics = {"my file.md": topic(), "a:b.md": topic()}
+    found = lint_memdir(tree, entry + "\n", topics, select=["MEM104", "MEM105"])
+    assert [d.code for d in found if d.path.endswith("MEMORY.md")] == ([code] if code else [])

@@ -10,6 +10,7 @@ from conftest import codes, only, run_lint
 from mnemolint.document import TOPIC, Document
 from mnemolint.model import Edit
 from mnemolint.options import defaults
+from mnemolint.rules.text import invalid_utf8
 
 TOPIC_PATH = "memory/topic.md"
 BOM = b"\xef\xbb\xbf"
@@ -132,3 +133,10 @@ def test_txt003_reports_the_first_minority_line_and_its_fix_unifies(
 )
 def test_txt003_quiet_on_uniform_line_endings(tree, content: str) -> None:
     assert "TXT003" not in codes(lint_topic(tree, content))
+
+
+def test_txt002_names_utf16_for_what_it_is(tmp_path: Path) -> None:
+    path = tmp_path / "t.md"
+    path.write_bytes("---\nname: t\n---\n".encode("utf-16"))
+    [hit] = list(invalid_utf8.check(Document(str(path), TOPIC, defaults()), defaults()))
+    assert "UTF-16" in hit.message

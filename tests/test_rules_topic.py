@@ -264,3 +264,14 @@ def test_mem207_fires_on_unindexable_names(tree, name: str, says: str) -> None:
 @pytest.mark.parametrize("name", ["deploy-notes.md", "café.md", "记忆 笔记.md", "sub/dir/topic.md"])
 def test_mem207_quiet_for_normal_names(tree, name: str) -> None:
     assert lint_topic(tree, FRONT, select=["MEM207"], name=name) == []
+
+
+def test_mem203_names_a_list_valued_description(tree) -> None:
+    root = tree(
+        {
+            "memory/MEMORY.md": "- [T](t.md)\n",
+            "memory/t.md": "---\nname: t\ndescription:\n  - a\n  - b\ntype: user\n---\n",
+        }
+    )
+    [finding] = run_lint(root, select=["MEM203"])
+    assert "`description` is a list, not one line of text" in finding.message

@@ -55,7 +55,11 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--select", type=_codes, help="comma-separated codes or prefixes to enable (replaces config)")
     check.add_argument("--extend-select", type=_codes, help="codes or prefixes to enable on top of the selection")
     check.add_argument("--ignore", type=_codes, help="codes or prefixes to disable")
-    check.add_argument("--output-format", choices=FORMATS, default="text")
+    check.add_argument(
+        "--output-format",
+        choices=FORMATS,
+        help="default: text, or github when GITHUB_ACTIONS=true",
+    )
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     check.add_argument("--statistics", action="store_true", help="print a count per rule instead of findings")
     check.add_argument("--quiet", "-q", action="store_true", help="print findings only, no summary")
@@ -102,6 +106,13 @@ def entry() -> None:
     os._exit(code)
 
 
+def _output_format(args: argparse.Namespace) -> str:
+    """The asked-for format; in a GitHub Actions job, annotations unless another was asked for."""
+    if args.output_format:
+        return args.output_format
+    return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+
+
 def _use_color(args: argparse.Namespace, out: TextIO) -> bool:
     if args.no_color or os.environ.get("NO_COLOR") or args.output_format != "text":
         return False
@@ -114,6 +125,11 @@ def _check(args: argparse.Namespace) -> int:
     from mnemolint.model import severity_rank
     from mnemolint.reporters import ReportOptions, writer
 
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        raise ConfigError("the current directory no longer exists") from None
+    args.output_format = _output_format(args)
     paths = args.paths or ["."]
     settings = load_settings(args.config, paths[0])
     if args.select is not None:
@@ -129,7 +145,9 @@ def _check(args: argparse.Namespace) -> int:
     out = sys.stdout
     files = sum(1 for document in result.tree.documents if result.tree.in_focus(document.path))
     if args.statistics:
-        _statistics(diagnostics, out)
+        from mnemolint.reporters.statistics import write_statistics
+
+        write_statistics(diagnostics, out, args.output_format == "json")
     else:
         options = ReportOptions(color=_use_color(args, out), quiet=args.quiet, files=files)
         writer(args.output_format)(diagnostics, out, options)
@@ -139,15 +157,6 @@ def _check(args: argparse.Namespace) -> int:
     threshold = severity_rank(settings.fail_level)
     failing = any(severity_rank(diagnostic.severity) >= threshold for diagnostic in diagnostics)
     return EXIT_FINDINGS if failing else EXIT_CLEAN
-
-
-def _statistics(diagnostics: list, out: TextIO) -> None:
-    counts: dict[tuple[str, str], int] = {}
-    for diagnostic in diagnostics:
-        key = (diagnostic.code, diagnostic.name)
-        counts[key] = counts.get(key, 0) + 1
-    for (code, name), count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
-        out.write(f"{count:>6}  {code}  {name}\n")
 
 
 def _rules(out: TextIO) -> int:

@@ -88,7 +88,7 @@ def _read_toml(path: str) -> dict:
             return tomllib.load(handle)
     except OSError as error:
         raise ConfigError(f"cannot read config {path}: {error.strerror}") from None
-    except tomllib.TOMLDecodeError as error:
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise ConfigError(f"invalid TOML in {path}: {error}") from None
 
 
@@ -143,10 +143,11 @@ def _string_list(value: object, label: str) -> list[str]:
 
 
 def _number(value: object, default: int | float, label: str) -> int | float:
-    valid = isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
-    if isinstance(default, int) and not isinstance(value, int):
-        valid = False
-    if not valid:
-        kind = "a positive integer" if isinstance(default, int) else "a positive number"
-        raise ConfigError(f"{label} must be {kind}, not {value!r}")
-    return value  # type: ignore[return-value]
+    if isinstance(default, int):
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value
+        raise ConfigError(f"{label} must be a positive integer, not {value!r}")
+    # A ratio: above 1 the warning it starts could never fire.
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= 1:
+        return value
+    raise ConfigError(f"{label} must be a ratio above 0 and at most 1, not {value!r}")

@@ -5,8 +5,8 @@ resolves inside the root and is not one of the directories already on the walk's
 and inode), so a loop ends the descent instead of the run. Files are not read here: `Document`
 reads lazily, so a single changed topic file costs one walk of its memory dir, not a parse of it.
 
-Adding a kind of memory file means adding its test to `_kind_of` and, if it lives outside memory
-dirs, its name to `_WANTED`.
+Adding a kind of memory file means teaching `_kind_of` (and `_add_file`, which keeps `.md` files)
+to recognise it.
 """
 
 from __future__ import annotations
@@ -74,6 +74,7 @@ class _Walk:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.md_files: dict[str, list[str]] = {}
+        self.unfollowed_index: dict[str, str] = {}
         self.memdir_paths: set[str] = set()
         self.links: list[LinkRecord] = []
         self.unreadable: list[tuple[str, str]] = []
@@ -83,6 +84,7 @@ class _Walk:
 
     def walk(self, top: str, root: str) -> None:
         """Walk `top` (inside `root`), iteratively so depth never costs recursion."""
+        root = os.path.realpath(root)  # links are judged by where they really lead
         try:
             top_stat = os.stat(top)
         except OSError as error:
@@ -134,6 +136,7 @@ class _Walk:
                 self.links.append(LinkRecord(entry.path, target, "cycle", "resolves back to itself"))
             else:
                 self.links.append(LinkRecord(entry.path, target, "dangling", error.strerror or ""))
+            self._unfollowed(entry, "dangling" if error.errno != errno.ELOOP else "a loop")
             return None
         key = (info.st_dev, info.st_ino)
         if stat.S_ISDIR(info.st_mode) and key in ancestors:
@@ -141,12 +144,35 @@ class _Walk:
             return None
         self.links.append(LinkRecord(entry.path, target))
         if not _inside(os.path.realpath(entry.path), root):
+            self._unfollowed(entry, "it leads out of the linted tree")
             return None  # never read what lies behind a link out of the linted root
         if stat.S_ISDIR(info.st_mode):
             return entry.path, ancestors + (key,)
         if entry.name.endswith(".md") and stat.S_ISREG(info.st_mode):
             self._add_file(entry.path)
         return None
+
+    def enclosing_memdir(self, directory: str) -> str | None:
+        """The nearest memory dir at or above `directory`, for files and subtrees passed alone."""
+        current = directory
+        while True:
+            if (
+                os.path.lexists(os.path.join(current, INDEX_NAME))
+                or _is_memory_dir_by_location(current)
+                or self._memory_globs.matches(current)
+            ):
+                return current
+            parent = os.path.dirname(current)
+            if parent == current:
+                return None
+            current = parent
+
+    def _unfollowed(self, entry: os.DirEntry, reason: str) -> None:
+        """A linked `MEMORY.md` that is not read still makes its directory a memory dir."""
+        if entry.name == INDEX_NAME:
+            directory = os.path.dirname(entry.path)
+            self.memdir_paths.add(directory)
+            self.unfollowed_index[directory] = reason
 
     def _add_file(self, path: str) -> None:
         directory, name = os.path.split(path)
@@ -185,18 +211,6 @@ def _inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def _enclosing_memdir(directory: str) -> str | None:
-    """The nearest memory dir at or above `directory`, for files and subtrees passed alone."""
-    current = directory
-    while True:
-        if os.path.isfile(os.path.join(current, INDEX_NAME)) or _is_memory_dir_by_location(current):
-            return current
-        parent = os.path.dirname(current)
-        if parent == current:
-            return None
-        current = parent
-
-
 def discover(paths: list[str], settings: Settings) -> Tree:
     """Walk directories, classify files, and build memory dirs with their index and topics."""
     walk = _Walk(settings)
@@ -210,17 +224,15 @@ def discover(paths: list[str], settings: Settings) -> Tree:
         if os.path.isdir(path):
             walk.walk(path, path)
             roots.append(path)
-            context = _enclosing_memdir(path)
+            context = walk.enclosing_memdir(path)
             if context and context != path:
                 walk.walk(context, context)
             focus.add(path)
         else:
             explicit_files.append(path)
-            context = _enclosing_memdir(os.path.dirname(path))
-            if context:
+            context = walk.enclosing_memdir(os.path.dirname(path))
+            if context:  # else it is no memory file: nothing to walk
                 walk.walk(context, context)
-            elif os.path.islink(path) or path.endswith(".md"):
-                walk.walk(os.path.dirname(path), os.path.dirname(path))
     tree = Tree(os.path.commonpath(roots) if roots else os.getcwd())
     tree.links = walk.links
     _build(tree, walk, settings)
@@ -252,6 +264,7 @@ def _build(tree: Tree, walk: _Walk, settings: Settings) -> None:
     memdirs: dict[str, MemoryDir] = {}
     for path in sorted(walk.memdir_paths):
         memdirs[path] = MemoryDir(path, None, [])
+        memdirs[path].index_link = walk.unfollowed_index.get(path)
     options = settings.options
     for directory in sorted(walk.md_files):
         owner = _owner(directory, memdirs)

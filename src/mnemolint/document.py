@@ -37,7 +37,8 @@ class Document:
         "_too_large",
         "decode_error",
         "binary",
-        "_data",
+        "utf16",
+        "_offsets",
         "_text",
         "_lines",
         "_frontmatter",
@@ -57,7 +58,8 @@ class Document:
         self._too_large = False
         self.decode_error: tuple[int, int] | None = None
         self.binary = False
-        self._data: bytes | None = None
+        self.utf16 = False  # binary because it is UTF-16, which is text in the wrong encoding
+        self._offsets: list[int] | None = None
         self._text: str | None = None
         self._lines: list[str] | None = None
         self._frontmatter: FrontMatter | None = None
@@ -93,10 +95,10 @@ class Document:
         except OSError as error:
             self.read_error = error.strerror or str(error)
             return
-        self._data = data
         self._size = len(data)
         if b"\x00" in data:
             self.binary = True
+            self.utf16 = data[:2] in (b"\xff\xfe", b"\xfe\xff")
             return
         try:
             self._text = data.decode("utf-8")
@@ -119,12 +121,6 @@ class Document:
         if not self._loaded:
             self._load()
         return self._too_large
-
-    @property
-    def data(self) -> bytes | None:
-        if not self._loaded:
-            self._load()
-        return self._data
 
     @property
     def text(self) -> str | None:
@@ -187,7 +183,13 @@ class Document:
 
     def line_offset(self, line: int) -> int:
         """Offset in `text` where 1-based `line` starts."""
-        return sum(len(text) + 1 for text in self.lines[: line - 1])
+        if self._offsets is None:
+            offsets, position = [], 0
+            for text in self.lines:
+                offsets.append(position)
+                position += len(text) + 1
+            self._offsets = offsets
+        return self._offsets[line - 1]
 
     def line_span(self, line: int) -> tuple[int, int]:
         """Offsets covering 1-based `line` and its line ending, for an edit that drops the line."""

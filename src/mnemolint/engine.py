@@ -42,6 +42,16 @@ def active_rules(settings: Settings) -> list[Rule]:
     return [rule for rule in RULES if rule.code in chosen]
 
 
+def severities(settings: Settings) -> dict[str, str]:
+    """Each code's severity after the `severity` table, whose keys may be prefixes (most specific wins)."""
+    result = {}
+    for rule in RULES:
+        matching = [key for key in settings.severity if key == "ALL" or rule.code.startswith(key)]
+        best = max(matching, key=lambda key: -1 if key == "ALL" else len(key), default=None)
+        result[rule.code] = settings.severity[best] if best else rule.severity
+    return result
+
+
 def lint(paths: list[str], settings: Settings) -> Result:
     rules = active_rules(settings)
     tree = discover(paths, settings)
@@ -102,6 +112,7 @@ def _internal_error(rule: Rule, path: str, error: Exception) -> None:
 def _filter(found: list[Diagnostic], tree: Tree, settings: Settings) -> list[Diagnostic]:
     documents: dict[str, Document] = {document.path: document for document in tree.documents}
     ignored = _PerFileIgnores(settings)
+    severity = severities(settings)
     kept = []
     for diagnostic in found:
         path = diagnostic.path
@@ -111,7 +122,7 @@ def _filter(found: list[Diagnostic], tree: Tree, settings: Settings) -> list[Dia
         marks = document.suppressions if document is not None else None
         if marks is not None and marks.covers(diagnostic.code, diagnostic.line):
             continue
-        diagnostic.severity = settings.severity.get(diagnostic.code, diagnostic.severity)
+        diagnostic.severity = severity[diagnostic.code]
         kept.append(diagnostic)
     kept.sort(key=Diagnostic.sort_key)
     return kept

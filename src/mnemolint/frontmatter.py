@@ -120,11 +120,6 @@ class FrontMatter:
     def present(self) -> bool:
         return self.status != NONE
 
-    @property
-    def body_start(self) -> int:
-        """0-based index of the first line after the frontmatter."""
-        return self.close_line if self.close_line else 0
-
     def key_line(self, key: str) -> int | None:
         """File line of a top-level key, found from the text (the fast loader keeps no marks)."""
         if self._key_lines is None:
@@ -253,16 +248,21 @@ def _scan_events(text: str, max_depth: int, result: FrontMatter) -> str | None:
             event = loader.get_event()
             if isinstance(event, StreamEndEvent):
                 return None
+            refusal = None
             if isinstance(event, AliasEvent):
-                return f"alias `*{event.anchor}`: anchors and aliases are refused, not expanded"
-            if getattr(event, "anchor", None):
-                return f"anchor `&{event.anchor}`: anchors and aliases are refused, not expanded"
-            if isinstance(event, (MappingStartEvent, SequenceStartEvent)):
+                refusal = f"alias `*{event.anchor}`: anchors and aliases are refused, not expanded"
+            elif getattr(event, "anchor", None):
+                refusal = f"anchor `&{event.anchor}`: anchors and aliases are refused, not expanded"
+            elif isinstance(event, (MappingStartEvent, SequenceStartEvent)):
                 _advance(stack)
                 stack.append([isinstance(event, MappingStartEvent), True])
                 if len(stack) > max_depth:
-                    return f"nested deeper than {max_depth} levels"
-            elif isinstance(event, CollectionEndEvent):
+                    refusal = f"nested deeper than {max_depth} levels"
+            if refusal:
+                result.error_line = result.fence_line + 1 + event.start_mark.line
+                result.error_column = event.start_mark.column + 1
+                return refusal
+            if isinstance(event, CollectionEndEvent):
                 stack.pop()
             elif isinstance(event, ScalarEvent):
                 is_key = bool(stack) and stack[-1][0] and stack[-1][1]

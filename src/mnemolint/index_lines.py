@@ -30,6 +30,8 @@ _LIST = re.compile(r"([ \t]*)(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]+|$)")
 _THEMATIC = re.compile(r" {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})")
 _SEPARATOR = re.compile(r"^[\s—–:|-]+")
 _TICKS = re.compile(r"`+")
+_TITLE = re.compile(r'"[^"]*"|\'[^\']*\'|\([^()]*\)')
+_PAREN = re.compile(r"\\.|[()]")
 _MAX_TITLE = 1000  # how far back from `](` a title's `[` is looked for
 
 
@@ -53,6 +55,18 @@ class IndexLine:
         self.text = text
         self.kind = kind
         self.links = links
+
+    @property
+    def entry(self) -> bool:
+        """Whether this line is an index entry: a table row with a link, or a pointer whose link
+        comes first (`- [Title](file.md) — …`, `- **[Title](file.md)**`), not a link inside prose."""
+        if self.kind == TABLE:
+            return bool(self.links)
+        if self.kind != POINTER or not self.links:
+            return False
+        item = _LIST.match(self.text)
+        start = item.end() if item else len(self.text) - len(self.text.lstrip())
+        return not self.text[start : self.links[0].column - 1].strip("*_` \t")
 
     def summary(self) -> str:
         """The entry's text after its link: the summary the agent reads for this topic."""
@@ -85,58 +99,52 @@ def find_links(text: str) -> list[Link]:
 def _links(text: str, in_comment: bool) -> tuple[list[Link], bool]:
     """The links of a line that starts inside an HTML comment or not; and whether one is open at its end.
 
-    Linear: each `](` looks back a bounded way for its `[`.
+    Linear: each `](` looks back a bounded way for its `[`, and parentheses are matched in one pass.
     """
     text, in_comment = _mask(text, in_comment)
     links: list[Link] = []
+    closing: dict[int, int] | None = None
     position = 0
     while True:
         middle = text.find("](", position)
         if middle < 0:
             return links, in_comment
-        close = _closing_paren(text, middle + 2)
-        if close < 0:
-            position = middle + 2
-            continue
-        opening = text.rfind("[", max(0, middle - _MAX_TITLE), middle)
         position = middle + 2
-        if opening < 0:
+        if closing is None:
+            closing = _matching_parens(text)
+        close = closing.get(middle + 1, -1)
+        if text.startswith("<", middle + 2):  # `<…>` destination: its own `)` after the `>`
+            angle = text.find(">", middle + 2)
+            close = text.find(")", angle) if angle >= 0 else -1
+        opening = text.rfind("[", max(0, middle - _MAX_TITLE), middle)
+        if close < 0 or opening < 0:
             continue
         target = text[middle + 2 : close].strip()
         if target.startswith("<") and ">" in target:
             target = target[1 : target.index(">")]
-        elif " " in target:  # [t](file.md "title")
-            target = target.split(" ", 1)[0]
+        elif " " in target:
+            path, rest = target.split(" ", 1)
+            if _TITLE.fullmatch(rest.strip()):  # [t](file.md "title")
+                target = path
+            # else `[t](my file.md)`: not CommonMark, but what the agent reads is the whole name
         links.append(Link(text[opening + 1 : middle], target, opening + 1, close + 2))
         position = close + 1
 
 
-def _closing_paren(text: str, start: int) -> int:
-    r"""Index of the `)` that closes a link destination opened just before `start`, or -1.
+def _matching_parens(text: str) -> dict[int, int]:
+    r"""For each `(` of the line, the index of the `)` closing it; `\(` and `\)` are escapes.
 
-    CommonMark allows balanced parentheses in a destination (`[Old](notes(old).md)`) and `\)`
-    escapes; a `<…>` destination ends at its `>`. Bounded to `_MAX_TITLE` characters.
+    CommonMark allows balanced parentheses in a link destination (`[Old](notes(old).md)`).
     """
-    depth = 1
-    index = start
-    limit = min(len(text), start + _MAX_TITLE)
-    if text.startswith("<", start):
-        index = text.find(">", start, limit)
-        if index < 0:
-            return -1
-    while index < limit:
-        char = text[index]
-        if char == "\\":
-            index += 2
-            continue
+    pairs: dict[int, int] = {}
+    stack: list[int] = []
+    for match in _PAREN.finditer(text):
+        char = match.group()
         if char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-            if depth == 0:
-                return index
-        index += 1
-    return -1
+            stack.append(match.start())
+        elif char == ")" and stack:
+            pairs[stack.pop()] = match.start()
+    return pairs
 
 
 def _mask(text: str, in_comment: bool) -> tuple[str, bool]:
@@ -227,7 +235,24 @@ def classify(lines: list[str], frontmatter_end: int) -> list[IndexLine]:
     for line in result:
         if line.kind == POINTER and not line.links:
             line.kind = CONTENT
+    _tables_without_links_are_content(result)
     return result
+
+
+def _tables_without_links_are_content(lines: list[IndexLine]) -> None:
+    """A table whose rows link topics is an index written as a table; one with no link is data."""
+    start = 0
+    while start < len(lines):
+        if lines[start].kind != TABLE:
+            start += 1
+            continue
+        end = start
+        while end < len(lines) and lines[end].kind == TABLE:
+            end += 1
+        if not any(line.links for line in lines[start:end]):
+            for line in lines[start:end]:
+                line.kind = CONTENT
+        start = end
 
 
 def _kind(text: str) -> str:

@@ -11,7 +11,7 @@ import posixpath
 import re
 
 from mnemolint.document import Document
-from mnemolint.index_lines import IndexLine, classify
+from mnemolint.index_lines import IndexLine, LoadCut, classify, load_cut
 
 INDEX_NAME = "MEMORY.md"
 
@@ -20,7 +20,7 @@ ABSOLUTE = "an absolute path"
 ESCAPES = "outside the memory dir"
 MISSING = "missing"
 
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{1,31}:")  # CommonMark: 2 to 32 characters
 _DRIVE = re.compile(r"[A-Za-z]:[\\/]")
 
 
@@ -35,16 +35,21 @@ class Resolved:
 
 
 class MemoryDir:
-    __slots__ = ("path", "index", "topics", "reader", "_lines", "_topic_by_rel", "_exists_cache")
+    """`index_link` is set when `MEMORY.md` is a symlink that was not followed (dangling, or out of
+    the linted tree): then `index` is None although the agent may well have an index."""
+
+    __slots__ = ("path", "index", "index_link", "topics", "reader", "_lines", "_topic_by_rel", "_exists_cache", "_cuts")
 
     def __init__(self, path: str, index: Document | None, topics: list[Document]) -> None:
         self.path = path
         self.index = index
+        self.index_link: str | None = None
         self.topics = topics
         self.reader = "wave" if f"{os.sep}.wave{os.sep}" in path + os.sep else "claude"
         self._lines: list[IndexLine] | None = None
         self._topic_by_rel: dict[str, Document] | None = None
         self._exists_cache: dict[str, bool] = {}
+        self._cuts: dict[tuple[int, int], LoadCut] = {}
 
     @property
     def index_path(self) -> str:
@@ -64,16 +69,25 @@ class MemoryDir:
             if index is None or not index.readable:
                 self._lines = []
             else:
-                frontmatter = index.frontmatter
-                end = frontmatter.close_line or (len(index.lines) if frontmatter.present else 0)
-                self._lines = classify(index.lines, end)
+                # An unclosed `---` is no frontmatter here: the agent loads the index as is.
+                self._lines = classify(index.lines, index.frontmatter.close_line)
         return self._lines
 
-    def linked(self) -> set[str]:
-        """Memory-dir-relative paths that some index line links to."""
+    def cut(self, max_lines: int, max_chars: int) -> LoadCut | None:
+        """What the agent's loader keeps of the index (None when there is no readable index)."""
+        if self.index is None or self.index.text is None:
+            return None
+        key = (max_lines, max_chars)
+        if key not in self._cuts:
+            self._cuts[key] = load_cut(self.index.text, max_lines, max_chars)
+        return self._cuts[key]
+
+    def linked(self, through_line: int | None = None) -> set[str]:
+        """Memory-dir-relative paths that an index line (up to `through_line`, if given) links to."""
         return {
             resolved.rel
             for line in self.lines
+            if through_line is None or line.number <= through_line
             for link in line.links
             if (resolved := self.resolve(link.target)) and resolved.rel and not resolved.problem
         }

@@ -5,11 +5,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from mnemolint import frontmatter as fm
-from mnemolint.document import Document
+from mnemolint.document import INDEX, Document
 from mnemolint.model import ERROR, WARNING, Hit
 from mnemolint.rules.base import DOCUMENT, rule
 
-_LOST = "YAML readers (Claude Code's among them) get no name, description or type from this file"
+
+def _lost(document: Document) -> str:
+    """What an unreadable frontmatter costs: a topic's fields; for the index, which takes none, its lines."""
+    if document.kind == INDEX:
+        return "and the index takes no frontmatter anyway: remove it"
+    return "YAML readers (Claude Code's among them) get no name, description or type from this file"
+
+
 # The most common real-world error, with the fix spelled out.
 _HINTS = {
     "mapping values are not allowed in this context": "a plain value cannot contain `: `, so quote the value",
@@ -28,7 +35,7 @@ def invalid_yaml(document: Document, options: dict) -> Iterator[Hit]:
     if front.status == fm.INVALID:
         hint = next((f" ({text})" for problem, text in _HINTS.items() if problem in front.error), "")
         yield Hit(
-            f"Invalid YAML in frontmatter: {front.error}{hint}; {_LOST}.",
+            f"Invalid YAML in frontmatter: {front.error}{hint}; {_lost(document)}.",
             line=front.error_line or front.fence_line,
             column=front.error_column,
         )
@@ -49,7 +56,7 @@ def not_a_mapping(document: Document, options: dict) -> Iterator[Hit]:
     if front.status == fm.NOT_MAPPING:
         kind = _KINDS.get(front.error, f"a {front.error}")
         yield Hit(
-            f"Frontmatter is {kind}, not a mapping of keys such as `description:`; {_LOST}.",
+            f"Frontmatter is {kind}, not a mapping of keys such as `description:`; {_lost(document)}.",
             line=front.fence_line + 1,
         )
 
@@ -63,7 +70,8 @@ def not_a_mapping(document: Document, options: dict) -> Iterator[Hit]:
 )
 def unclosed_frontmatter(document: Document, options: dict) -> Iterator[Hit]:
     front = document.frontmatter
-    if front.status == fm.UNCLOSED:
+    # In MEMORY.md a lone `---` on line 1 is a thematic break: the index is loaded as is.
+    if front.status == fm.UNCLOSED and document.kind != INDEX:
         yield Hit(
             "Frontmatter opened with `---` on line 1 is never closed by a second `---` line: readers "
             "either drop it or swallow the body up to the next `---`. Close it after the last key.",
@@ -112,5 +120,6 @@ def yaml_too_complex(document: Document, options: dict) -> Iterator[Hit]:
         yield Hit(
             f"Frontmatter refused: {front.error}. Memory frontmatter is a few flat keys; anchors and deep "
             "nesting can expand without bound (an alias bomb), so they were not read.",
-            line=front.fence_line,
+            line=front.error_line or front.fence_line,
+            column=front.error_column,
         )

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 
 from mnemolint import index_lines as il
-from mnemolint.memdir import ESCAPES, MISSING, URL, MemoryDir
+from mnemolint.memdir import ABSOLUTE, ESCAPES, MISSING, URL, MemoryDir
 from mnemolint.model import ERROR, INFO, SAFE, UNSAFE, WARNING, Edit, Fix, Hit
 from mnemolint.rules.base import MEMDIR, ON_DIR, ON_TOPICS, rule
 from mnemolint.textutil import js_lstrip_count, js_trim, shorten, utf16_len, utf16_prefix_index
@@ -41,10 +41,8 @@ def index_over_load_limit(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
             f"the first {max_lines} lines / {max_chars:,} characters and silently drops the rest. {_advice(options)}"
         )
         return
-    if index.text is None:
-        return
-    cut = il.load_cut(index.text, max_lines, max_chars)
-    if not (cut.over_lines or cut.over_chars):
+    cut = memdir.cut(max_lines, max_chars)
+    if cut is None or not (cut.over_lines or cut.over_chars):
         return
     reasons = []
     if cut.over_chars:
@@ -55,9 +53,12 @@ def index_over_load_limit(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     if cut.line1_cut is not None:
         first = next(line for line in memdir.lines if js_trim(line.text))
         lead = js_lstrip_count(first.text)  # trimmed away before the loader counts
+        where = (
+            f" (line {first.number} of the file: the loader trims the blank lines above it)" if first.number > 1 else ""
+        )
         yield Hit(
             f"MEMORY.md is {reason}: everything after the first {cut.line1_cut:,} characters of line 1 is cut "
-            f"off when the agent loads it. {_advice(options)}",
+            f"off{where}. {_advice(options)}",
             line=first.number,
             column=lead + utf16_prefix_index(first.text[lead:], cut.line1_cut) + 1,
         )
@@ -82,12 +83,11 @@ def index_over_load_limit(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     options=("index-max-lines", "index-max-chars", "index-warn-ratio", "index-target-lines", "index-target-chars"),
 )
 def index_near_limit(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
-    index = memdir.index
-    if index is None or index.text is None:
-        return
-    trimmed = js_trim(index.text)
-    lines, chars = trimmed.count("\n") + 1, utf16_len(trimmed)
     max_lines, max_chars = options["index-max-lines"], options["index-max-chars"]
+    cut = memdir.cut(max_lines, max_chars)
+    if cut is None:
+        return
+    lines, chars = cut.total_lines, cut.chars
     ratio = max(lines / max_lines, chars / max_chars)
     if options["index-warn-ratio"] <= ratio and lines <= max_lines and chars <= max_chars:
         yield Hit(
@@ -114,7 +114,7 @@ def _topic_of(memdir: MemoryDir, line: il.IndexLine) -> str | None:
     scope=MEMDIR,
     summary="An index line is over 150 characters.",
     fix=UNSAFE,
-    options=("index-line-max-chars",),
+    options=("index-line-max-chars", "index-max-chars"),
 )
 def index_line_too_long(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     limit = options["index-line-max-chars"]
@@ -127,8 +127,8 @@ def index_line_too_long(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
             fix = Fix(UNSAFE, "Replace the line with the one generated from the topic's description")
         yield Hit(
             f"Index line is {length:,} characters (advised: under {limit}): every line is loaded into each "
-            "session and counts against the 25,000-character cap. Keep the entry to one short pointer and "
-            "move detail into the topic file.",
+            f"session and counts against the {options['index-max-chars']:,}-character cap. Keep the entry to "
+            "one short pointer and move detail into the topic file.",
             line=line.number,
             column=utf16_prefix_index(line.text, limit) + 1,
             end_line=line.number,
@@ -140,12 +140,12 @@ def index_line_too_long(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
 _BROKEN = {
     MISSING: "`{target}` does not exist in the memory dir: the agent follows this entry to nothing.",
     URL: "`{target}` is a URL, not a topic file: index entries point at topic files in the memory dir.",
-    ESCAPES: "`{target}` points outside the memory dir: a clone or another machine will not have it, and "
-    "the index is for topic files beside it.",
+    ESCAPES: "`{target}` points outside the memory dir: index entries are for the topic files beside "
+    "MEMORY.md, and a path relative to the memory dir breaks wherever the agent keeps that dir.",
 }
-
-
-_ENTRY_KINDS = (il.POINTER, il.TABLE)
+# Which problems make a link broken wherever it stands; the others only in an entry (a pointer
+# line or a table row), since a web or repository link in prose is MEM108's matter.
+_BROKEN_ANYWHERE = (MISSING, ABSOLUTE)
 
 
 def _drop_line(memdir: MemoryDir, line: il.IndexLine, message: str) -> Fix | None:
@@ -170,8 +170,8 @@ def index_broken_link(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
             resolved = memdir.resolve(link.target)
             if resolved is None or resolved.problem is None:
                 continue
-            if resolved.problem == URL and line.kind not in _ENTRY_KINDS:
-                continue  # a web link in prose is MEM108's matter, not a broken entry
+            if resolved.problem not in _BROKEN_ANYWHERE and not line.entry:
+                continue
             message = _BROKEN.get(
                 resolved.problem,
                 "`{target}` is an absolute path: it breaks on every other machine and clone. Link topic "
@@ -194,13 +194,15 @@ def index_broken_link(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     scope=MEMDIR,
     summary="A topic file that no line of MEMORY.md links to, so the agent never discovers it.",
     fix=SAFE,
+    options=("index-max-lines", "index-max-chars"),
     reports_on=ON_TOPICS,
 )
 def index_orphan_topic(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
-    index = memdir.index
-    if index is None or index.text is None:
+    cut = memdir.cut(options["index-max-lines"], options["index-max-chars"])
+    if cut is None:
         return
     linked = memdir.linked()
+    loaded = memdir.linked(cut.first_dropped - 1) if cut.over_lines or cut.over_chars else linked
     for topic in memdir.topics:
         if topic.rel not in linked:
             yield Hit(
@@ -208,6 +210,12 @@ def index_orphan_topic(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
                 "a topic, so this one is never read.",
                 path=topic.path,
                 fix=Fix(SAFE, "Add the topic's generated line to MEMORY.md"),
+            )
+        elif topic.rel not in loaded:
+            yield Hit(
+                f"`{topic.rel}` is linked only on lines of MEMORY.md past its load cap (from line "
+                f"{cut.first_dropped} on), which the agent never sees, so this topic is never read.",
+                path=topic.path,
             )
 
 
@@ -223,9 +231,17 @@ def index_orphan_topic(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
 def index_missing(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     if memdir.index is None and memdir.topics:
         count = len(memdir.topics)
+        topics = f"{count:,} topic {'file is' if count == 1 else 'files are'} in this memory dir"
+        if memdir.index_link is not None:
+            yield Hit(
+                f"MEMORY.md is a symlink ({memdir.index_link}) that mnemolint does not follow, so the index "
+                f"of the {topics} could not be checked. Keep the index a regular file in the memory dir.",
+                path=memdir.index_path,
+            )
+            return
         yield Hit(
-            f"MEMORY.md is missing: {count:,} topic {'file is' if count == 1 else 'files are'} in this memory "
-            "dir and none can be discovered. Generate the index from the topics' descriptions.",
+            f"MEMORY.md is missing: {topics} and none can be discovered. Generate the index from the "
+            "topics' descriptions.",
             path=memdir.index_path,
             fix=Fix(SAFE, "Generate MEMORY.md from the topic files"),
         )
@@ -242,6 +258,8 @@ def index_missing(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
 def index_duplicate_entry(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     first_line: dict[str, int] = {}
     for line in memdir.lines:
+        if not line.entry:
+            continue  # a link inside prose is not an entry
         for link in line.links:
             resolved = memdir.resolve(link.target)
             if resolved is None or resolved.rel is None:
@@ -268,6 +286,7 @@ _CONTENT_KINDS = {il.CONTENT: "text", il.NESTED: "nested detail", il.CODE: "a co
     WARNING,
     scope=MEMDIR,
     summary="MEMORY.md holds frontmatter, paragraphs, code or nested content instead of one-line pointers.",
+    options=("index-max-lines",),
 )
 def index_not_pointer(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     lines = memdir.lines
@@ -283,17 +302,17 @@ def index_not_pointer(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
         if line.kind in _CONTENT_KINDS:
             block.append(line)
         elif line.kind != il.BLANK and block:
-            yield _content_block(block)
+            yield _content_block(block, options["index-max-lines"])
             block = []
 
 
-def _content_block(block: list[il.IndexLine]) -> Hit:
+def _content_block(block: list[il.IndexLine], max_lines: int) -> Hit:
     kinds = sorted({_CONTENT_KINDS[line.kind] for line in block})
     first, last = block[0].number, block[-1].number
     where = f"Line {first} is" if first == last else f"Lines {first}–{last} are"
     return Hit(
-        f"{where} {' and '.join(kinds)}, not one-line pointers: the index is loaded into every session, so content "
-        "here spends its 200-line budget. Move it into a topic file and link that with one line.",
+        f"{where} {' and '.join(kinds)}, not one-line pointers: the index is loaded into every session, so "
+        f"content here spends its {max_lines}-line budget. Move it into a topic file and link that with one line.",
         line=first,
         end_line=last,
     )

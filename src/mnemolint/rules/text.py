@@ -22,8 +22,9 @@ def utf8_bom(document: Document, options: dict) -> Iterator[Hit]:
     if not text or not text.startswith(BOM):
         return
     hidden = (
-        " Wave's frontmatter reader then misses the `---` fence and loses name, description and type."
-        if (document.frontmatter.present)
+        " A reader that expects `---` at the first byte (Wave's does) then misses the frontmatter, and with it "
+        "name, description and type."
+        if document.frontmatter.present
         else ""
     )
     yield Hit(
@@ -44,7 +45,9 @@ def utf8_bom(document: Document, options: dict) -> Iterator[Hit]:
     summary="The file is not UTF-8 text: an invalid byte sequence or binary (NUL) content.",
 )
 def invalid_utf8(document: Document, options: dict) -> Iterator[Hit]:
-    if document.text is None and document.binary:
+    if document.text is None and document.utf16:
+        yield Hit("File is UTF-16 (it starts with a UTF-16 byte-order mark): memory files are UTF-8. Re-save it.")
+    elif document.text is None and document.binary:
         yield Hit("File holds NUL bytes: it is binary, not a text memory the agent can read.")
     elif document.decode_error:
         line, column = document.decode_error

@@ -74,7 +74,13 @@ def topic_missing_description(document: Document, options: dict) -> Iterator[Hit
     front = _readable_frontmatter(document)
     if front is None or (front.text("description") or "").strip():
         return
-    where = "frontmatter has no `description`" if front.present else "file has no frontmatter"
+    raw = (front.data or {}).get("description")
+    if isinstance(raw, (list, dict)):
+        where = f"`description` is a {'list' if isinstance(raw, list) else 'mapping'}, not one line of text"
+    elif front.present:
+        where = "frontmatter has no `description`"
+    else:
+        where = "file has no frontmatter"
     yield Hit(
         f"Topic {where}: the description is the only source of its index line and manifest entry, so "
         "the topic cannot be indexed. Add `description: <one-line summary>` to the frontmatter.",
