@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,9 @@ import pytest
 from mnemolint.config import Settings, load_settings
 from mnemolint.engine import lint
 from mnemolint.model import Diagnostic
+
+# The bundled example repository: one defect of each kind, shown by every output format's tests.
+EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "example-repo"
 
 
 def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
@@ -74,3 +78,32 @@ def tree(tmp_path: Path):
         return write_tree(tmp_path, files)
 
     return make
+
+
+# A fixed identity and none of the user's git config (hooks, signing), for git and for pre-commit.
+GIT_ENV = {
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_AUTHOR_NAME": "mnemolint tests",
+    "GIT_AUTHOR_EMAIL": "tests@mnemolint.invalid",
+    "GIT_COMMITTER_NAME": "mnemolint tests",
+    "GIT_COMMITTER_EMAIL": "tests@mnemolint.invalid",
+}
+
+
+def git(*args: str, cwd: Path) -> str:
+    """Run git in `cwd` (see GIT_ENV); fails the test if git does."""
+    env = {**os.environ, **GIT_ENV}
+    done = subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, f"git {' '.join(args)} failed: {done.stderr}"
+    return done.stdout
+
+
+@pytest.fixture
+def example(tmp_path: Path) -> Path:
+    """A private copy of docs/example-repo as a git repository of its own, so nothing above it (a
+    config file, an enclosing repository) changes what any format reports or the paths it shows."""
+    target = tmp_path / "example-repo"
+    shutil.copytree(EXAMPLE, target, symlinks=True)
+    git("init", "-q", cwd=target)
+    return target

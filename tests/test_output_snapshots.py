@@ -3,25 +3,14 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
-import pytest
 from conftest import run_cli
 
 from mnemolint.rules import RULES
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "example-repo"
 # Rules the example cannot show: an unreadable file and a symlink loop (tests/test_hostile.py).
 NOT_IN_EXAMPLE = {"NST002", "LNK004"}
-
-
-@pytest.fixture
-def example(tmp_path: Path) -> Path:
-    """A private copy, so nothing above it (a config file, say) changes what it reports."""
-    target = tmp_path / "example-repo"
-    shutil.copytree(EXAMPLE, target, symlinks=True)
-    return target
 
 
 def test_text_output(example: Path, snapshot) -> None:

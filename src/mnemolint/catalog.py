@@ -32,3 +32,40 @@ def page(code: str) -> str | None:
             return handle.read()
     except OSError:
         return None
+
+
+def body(text: str) -> str:
+    """A page without its frontmatter: what a reader of the page is shown."""
+    if text.startswith("---\n"):
+        end = text.find("\n---\n", 3)
+        if end >= 0:
+            return text[end + 5 :]
+    return text
+
+
+def sections(text: str) -> dict[str, str]:
+    """A page's `## Title` sections by title; a `## ` line inside a fenced code block is content.
+
+    Plain string handling rather than a Markdown library: the pages follow one layout, which
+    tests/test_catalog.py enforces, and the SARIF output must not pay a parser's import.
+    """
+    found: dict[str, str] = {}
+    title: str | None = None
+    lines: list[str] = []
+    fence = ""
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if fence:
+            if len(stripped) >= len(fence) and stripped == fence[0] * len(stripped):
+                fence = ""
+        elif stripped.startswith(("```", "~~~")):
+            fence = stripped[: len(stripped) - len(stripped.lstrip(stripped[0]))]
+        elif line.startswith("## "):
+            if title is not None:
+                found[title] = "\n".join(lines).strip("\n")
+            title, lines = line[3:].strip(), []
+            continue
+        lines.append(line)
+    if title is not None:
+        found[title] = "\n".join(lines).strip("\n")
+    return found

@@ -1,4 +1,4 @@
-"""Command line: `mnemolint check|rules|rule`.
+"""Command line: `mnemolint check|index|rules|rule`.
 
 Exit codes: 0 clean, 1 findings at or above the fail level, 2 usage or configuration error (one
 line on stderr, never a traceback). Heavy modules are imported inside the commands that need them.
@@ -16,6 +16,8 @@ from mnemolint.config import ConfigError
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
     from typing import NoReturn, TextIO
+
+    from mnemolint.config import Settings
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -66,6 +68,20 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--no-color", action="store_true", help="never colour the output")
     check.add_argument("--fail-level", choices=("info", "warning", "error"), help="lowest severity that exits 1")
     check.add_argument("--config", metavar="FILE", help="use this config file instead of the nearest one")
+    check.add_argument("--fix", action="store_true", help="apply safe fixes, then report what remains")
+    check.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff, apply unsafe fixes too")
+    check.add_argument("--diff", action="store_true", help="print what --fix would change as a diff; write nothing")
+    check.add_argument("--exit-non-zero-on-fix", action="store_true", help="with --fix, exit 1 when anything was fixed")
+
+    index = commands.add_parser(
+        "index", help="print the index generated from a memory dir's topic files", formatter_class=_Formatter
+    )
+    index.add_argument("directory", metavar="DIR", help="the memory dir")
+    mode = index.add_mutually_exclusive_group()
+    mode.add_argument("--write", action="store_true", help="write it as DIR/MEMORY.md when there is none")
+    mode.add_argument("--check", action="store_true", help="exit 1 when MEMORY.md differs from what --fix makes of it")
+    index.add_argument("--force", action="store_true", help="with --write, replace an existing MEMORY.md")
+    index.add_argument("--config", metavar="FILE", help="use this config file instead of the nearest one")
 
     commands.add_parser("rules", help="list every rule", formatter_class=_Formatter)
     rule = commands.add_parser("rule", help="print a rule's page", formatter_class=_Formatter)
@@ -79,6 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "check":
             return _check(args)
+        if args.command == "index":
+            return _index(args)
         if args.command == "rules":
             return _rules(sys.stdout)
         if args.command == "rule":
@@ -121,7 +139,6 @@ def _use_color(args: argparse.Namespace, out: TextIO) -> bool:
 
 def _check(args: argparse.Namespace) -> int:
     from mnemolint.config import load_settings
-    from mnemolint.engine import lint
     from mnemolint.model import severity_rank
     from mnemolint.reporters import ReportOptions, writer
 
@@ -140,9 +157,22 @@ def _check(args: argparse.Namespace) -> int:
         settings.ignore = settings.ignore + args.ignore
     if args.fail_level:
         settings.fail_level = args.fail_level
-    result = lint(paths, settings)
-    diagnostics = result.diagnostics
     out = sys.stdout
+    fixed = None
+    if args.fix or args.diff:  # the fixer, writer and generator are imported only here
+        from mnemolint.fixer import fix, unified_diff
+
+        outcome = fix(paths, settings, unsafe=args.unsafe_fixes, write=not args.diff)
+        if args.diff:
+            out.write(unified_diff(outcome.changes))
+            print(f"{len(outcome.fixed):,} would be fixed, {len(outcome.diagnostics):,} would remain.", file=sys.stderr)
+            return EXIT_FINDINGS if outcome.changes and not args.exit_zero else EXIT_CLEAN
+        result, diagnostics, fixed = outcome.result, outcome.diagnostics, len(outcome.fixed)
+    else:
+        from mnemolint.engine import lint
+
+        result = lint(paths, settings)
+        diagnostics = result.diagnostics
     files = sum(1 for document in result.tree.documents if result.tree.in_focus(document.path))
     if args.statistics:
         from mnemolint.reporters.statistics import write_statistics
@@ -151,12 +181,80 @@ def _check(args: argparse.Namespace) -> int:
     else:
         options = ReportOptions(color=_use_color(args, out), quiet=args.quiet, files=files)
         writer(args.output_format)(diagnostics, out, options)
+    if fixed is not None and not args.quiet:
+        summary = out if args.output_format == "text" and not args.statistics else sys.stderr
+        print(f"{fixed:,} fixed, {len(diagnostics):,} remaining.", file=summary)
     out.flush()
     if args.exit_zero:
         return EXIT_CLEAN
+    if fixed and args.exit_non_zero_on_fix:
+        return EXIT_FINDINGS
     threshold = severity_rank(settings.fail_level)
     failing = any(severity_rank(diagnostic.severity) >= threshold for diagnostic in diagnostics)
     return EXIT_FINDINGS if failing else EXIT_CLEAN
+
+
+def _index(args: argparse.Namespace) -> int:
+    """Print, write (`--write`) or check (`--check`) the index generated for one memory dir."""
+    from wcmatch import glob
+
+    from mnemolint.config import load_settings
+    from mnemolint.memdir import INDEX_NAME
+
+    if args.force and not args.write:
+        raise ConfigError("--force only goes with --write")
+    directory = os.path.abspath(args.directory)
+    if not os.path.isdir(directory):
+        raise ConfigError(f"not a directory: {args.directory}")
+    if os.path.islink(directory):  # as in `check`: a link is never read or written through
+        raise ConfigError(f"{args.directory} is a symlink: give the memory dir it points to")
+    settings = load_settings(args.config, directory)
+    # DIR is a memory dir because the user says so, even without MEMORY.md or a `memory-dirs` entry.
+    rel = os.path.relpath(directory, settings.root).replace(os.sep, "/")
+    settings.memory_dirs = [*settings.memory_dirs, glob.escape(rel)]
+    index_path = os.path.join(directory, INDEX_NAME)
+    if args.check:
+        from mnemolint.fixer import fix, unified_diff
+
+        change = fix([directory], settings, write=False).changes.get(index_path)
+        if change is not None:
+            sys.stdout.write(unified_diff({index_path: change}))
+        return EXIT_FINDINGS if change is not None else EXIT_CLEAN
+    return _generate_index(directory, settings, args.write, args.force)
+
+
+def _generate_index(directory: str, settings: Settings, write: bool, force: bool) -> int:
+    from mnemolint import generate, writer
+    from mnemolint.discovery import discover
+    from mnemolint.reporters import ReportOptions, display_path
+    from mnemolint.reporters import writer as reporter
+    from mnemolint.textutil import dominant_eol
+
+    memdir = next(memdir for memdir in discover([directory], settings).memdirs if memdir.path == directory)
+    existing = memdir.index
+    readable = existing is not None and existing.text is not None and not existing.decode_error
+    eol = dominant_eol(existing.lines) if existing is not None and readable else "\n"
+    index = generate.generate(memdir, settings.options, eol)
+    reporter("text")(generate.report(index, memdir, settings.options), sys.stderr, ReportOptions(quiet=True))
+    text = index.text(eol)
+    name = display_path(memdir.index_path)
+    if not write:
+        sys.stdout.write(text)
+        return EXIT_CLEAN
+    if not text:
+        print(f"mnemolint: no topic file to index: {name} not written", file=sys.stderr)
+        return EXIT_CLEAN
+    if os.path.isfile(memdir.index_path) and not os.path.islink(memdir.index_path) and not (force and readable):
+        why = "it is not readable UTF-8 text" if force else "use --force to replace it"
+        print(f"mnemolint: {name} exists, and generation never replaces an index ({why})", file=sys.stderr)
+        return EXIT_FINDINGS
+    expected = existing.text.encode("utf-8") if existing is not None and existing.text is not None else None
+    try:
+        writer.publish(memdir.index_path, text, expected, directory)
+    except writer.NotWritten as error:
+        print(f"mnemolint: {name} not written: {error}", file=sys.stderr)
+        return EXIT_FINDINGS
+    return EXIT_CLEAN
 
 
 def _rules(out: TextIO) -> int:

@@ -221,7 +221,9 @@ def discover(paths: list[str], settings: Settings) -> Tree:
         path = os.path.abspath(given)
         if not os.path.lexists(path):
             raise ConfigError(f"path not found: {given}")
-        if os.path.isdir(path):
+        # A symlink is judged where it stands, like a file (pre-commit passes links as files):
+        # walking through a link to a directory would lint what lies behind it under its name.
+        if os.path.isdir(path) and not os.path.islink(path):
             walk.walk(path, path)
             roots.append(path)
             context = walk.enclosing_memdir(path)

@@ -108,6 +108,12 @@ class Document:
             self.decode_error = (line, column)
             self._text = data.decode("utf-8", "replace")
 
+    def preset(self, text: str) -> None:
+        """Take `text` as the file's content instead of reading it: a fix computed, not yet written."""
+        self._loaded = True
+        self._text = text
+        self._size = len(text.encode("utf-8"))
+
     @property
     def size(self) -> int:
         """Bytes on disk (read, or measured when the file is too large to read)."""

@@ -14,8 +14,10 @@ from collections.abc import Iterable
 from mnemolint import parallel
 from mnemolint.config import Settings
 from mnemolint.discovery import Tree, discover
+from mnemolint.document import INDEX as INDEX_KIND
 from mnemolint.document import TOPIC as TOPIC_KIND
 from mnemolint.document import Document
+from mnemolint.memdir import INDEX_NAME
 from mnemolint.model import Diagnostic, Hit
 from mnemolint.rules import RULES, base
 from mnemolint.rules.base import Rule
@@ -52,9 +54,13 @@ def severities(settings: Settings) -> dict[str, str]:
     return result
 
 
-def lint(paths: list[str], settings: Settings) -> Result:
+def lint(paths: list[str], settings: Settings, fixed: dict[str, str] | None = None) -> Result:
+    """Lint `paths`; `fixed` maps paths to text that replaces (or creates) those files, so that
+    the fixer can re-lint the outcome of its edits before anything is written."""
     rules = active_rules(settings)
     tree = discover(paths, settings)
+    if fixed:
+        _use_fixed_text(tree, fixed, settings.options)
     by_scope: dict[str, list[Rule]] = {}
     for rule in rules:
         by_scope.setdefault(rule.scope, []).append(rule)
@@ -94,6 +100,21 @@ def lint(paths: list[str], settings: Settings) -> Result:
     for rule in by_scope.get(base.TREE, ()):
         found.extend(hit for hit in _run(rule, tree, tree.root, options) if tree.in_focus(hit.path))
     return Result(_filter(found, tree, settings), tree)
+
+
+def _use_fixed_text(tree: Tree, fixed: dict[str, str], options: dict) -> None:
+    for document in tree.documents:
+        text = fixed.get(document.path)
+        if text is not None:
+            document.preset(text)
+    for memdir in tree.memdirs:
+        text = fixed.get(memdir.index_path)
+        if text is not None and memdir.index is None:  # an index a fix created
+            index = Document(memdir.index_path, INDEX_KIND, options, memdir)
+            index.rel = INDEX_NAME
+            index.preset(text)
+            memdir.index = index
+            tree.documents.append(index)
 
 
 def _run(rule: Rule, target: object, default_path: str, options: dict) -> list[Diagnostic]:

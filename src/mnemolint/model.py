@@ -6,6 +6,10 @@ the pre-commit path that must start in tens of milliseconds.
 
 from __future__ import annotations
 
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 ERROR = "error"
 WARNING = "warning"
 INFO = "info"
@@ -35,18 +39,35 @@ class Edit:
 
 
 class Fix:
-    """A mechanical fix: what it does, whether it is safe, and its edits.
+    """A mechanical fix: what it does, whether it is safe, and the edits that make it.
 
-    Fixes that regenerate index lines carry no edits here: the index generator computes them
-    when fixes are applied, from the same facts the finding states.
+    The edits apply to the finding's file, or to `path` when the fix changes another file (an
+    orphan topic's fix adds a line to MEMORY.md); a fix for a file that does not exist creates
+    it (MEM106). Fixes that write generated index lines carry `build` instead of edits: it computes
+    them only when fixes are applied, so a plain `check` never imports the index generator, and
+    returns a reason instead when no edit can be made (the index has no room left, say).
     """
 
-    __slots__ = ("applicability", "message", "edits")
+    __slots__ = ("applicability", "message", "edits", "path", "build")
 
-    def __init__(self, applicability: str, message: str, edits: tuple[Edit, ...] = ()) -> None:
+    def __init__(
+        self,
+        applicability: str,
+        message: str,
+        edits: tuple[Edit, ...] = (),
+        *,
+        path: str | None = None,
+        build: Callable[[], tuple[Edit, ...] | str] | None = None,
+    ) -> None:
         self.applicability = applicability
         self.message = message
         self.edits = edits
+        self.path = path
+        self.build = build
+
+    def compute(self) -> tuple[Edit, ...] | str:
+        """The edits, or why this fix cannot be made now."""
+        return self.edits if self.build is None else self.build()
 
 
 class Hit:

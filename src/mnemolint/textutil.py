@@ -61,3 +61,10 @@ def shorten(text: str, limit: int = 80) -> str:
 def plural(count: int, word: str, many: str | None = None) -> str:
     """`1 line`, `3 lines`, with thousands separators."""
     return f"{count:,} {word if count == 1 else (many or word + 's')}"
+
+
+def dominant_eol(lines: list[str]) -> str:
+    """The line ending most lines (split on \\n, CRs kept) end in: CRLF only when over half do."""
+    ended = lines[:-1]  # the last piece has no line ending
+    crlf = sum(1 for line in ended if line.endswith("\r"))
+    return "\r\n" if crlf * 2 > len(ended) else "\n"

@@ -12,7 +12,7 @@ TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on ev
 if TYPE_CHECKING:
     from typing import TextIO
 
-FORMATS = ("text", "json")
+FORMATS = ("text", "json", "sarif", "github")
 
 
 class ReportOptions:
@@ -34,6 +34,32 @@ def display_path(path: str) -> str:
             rel = os.path.relpath(path, cwd)
         except ValueError:  # another drive on Windows
             rel = path
+    return rel.replace(os.sep, "/")
+
+
+def repository_root() -> str:
+    """The nearest directory at or above the current one holding `.git`, else the current one.
+
+    Code scanning and GitHub annotations resolve paths against the repository root, so the SARIF
+    and github formats report paths from there, wherever in the repository mnemolint ran.
+    """
+    cwd = directory = os.getcwd()
+    while not os.path.exists(os.path.join(directory, ".git")):
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return cwd
+        directory = parent
+    return directory
+
+
+def relative_to(path: str, root: str) -> str | None:
+    """`path` below `root` with `/` separators, or None when it lies outside `root`."""
+    try:
+        rel = os.path.relpath(path, root)
+    except ValueError:  # another drive on Windows
+        return None
+    if rel == os.pardir or rel.startswith(os.pardir + os.sep) or os.path.isabs(rel):
+        return None
     return rel.replace(os.sep, "/")
 
 

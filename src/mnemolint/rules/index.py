@@ -7,12 +7,15 @@ say what the agent will really see, and what it will never find.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 
 from mnemolint import index_lines as il
+from mnemolint.document import Document
 from mnemolint.memdir import ABSOLUTE, ESCAPES, MISSING, URL, MemoryDir
 from mnemolint.model import ERROR, INFO, SAFE, UNSAFE, WARNING, Edit, Fix, Hit
 from mnemolint.rules.base import MEMDIR, ON_DIR, ON_TOPICS, rule
+from mnemolint.rules.topic import unindexable
 from mnemolint.textutil import js_lstrip_count, js_trim, shorten, utf16_len, utf16_prefix_index
 
 
@@ -107,6 +110,44 @@ def _topic_of(memdir: MemoryDir, line: il.IndexLine) -> str | None:
     return None
 
 
+# Fixes that write generated lines compute their edits only when applied (`Fix.build`), so that
+# the generator is imported by `--fix` and never by a plain `check`.
+
+
+def _regenerate(memdir: MemoryDir, line: il.IndexLine, rel: str | None, options: dict) -> Fix | None:
+    """MEM103, MEM109 (unsafe): the line replaced by the one generated from its topic."""
+    if rel is None or unindexable(rel):
+        return None
+    build = partial(_replacement, memdir, line.number, memdir.topic_by_rel[rel], options)
+    return Fix(UNSAFE, "Replace the line with the one generated from the topic's description", build=build)
+
+
+def _replacement(memdir: MemoryDir, number: int, topic: Document, options: dict) -> tuple[Edit, ...] | str:
+    from mnemolint import generate
+
+    return generate.replacement(memdir, number, topic, options)
+
+
+def _appender(memdir: MemoryDir, options: dict) -> Callable[[Document], tuple[Edit, ...] | str]:
+    """One per memory dir and run: the orphans' lines claim the index's room one after another."""
+    made: list = []
+
+    def append(topic: Document) -> tuple[Edit, ...] | str:
+        if not made:
+            from mnemolint.generate import Appender
+
+            made.append(Appender(memdir, options))
+        return made[0].edits_for(topic)
+
+    return append
+
+
+def _new_index(memdir: MemoryDir, options: dict) -> tuple[Edit, ...] | str:
+    from mnemolint import generate
+
+    return generate.create(memdir, options)
+
+
 @rule(
     "MEM103",
     "index-line-too-long",
@@ -122,9 +163,6 @@ def index_line_too_long(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
         length = utf16_len(line.text)
         if length <= limit:
             continue
-        fix = None
-        if _topic_of(memdir, line):
-            fix = Fix(UNSAFE, "Replace the line with the one generated from the topic's description")
         yield Hit(
             f"Index line is {length:,} characters (advised: under {limit}): every line is loaded into each "
             f"session and counts against the {options['index-max-chars']:,}-character cap. Keep the entry to "
@@ -133,7 +171,7 @@ def index_line_too_long(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
             column=utf16_prefix_index(line.text, limit) + 1,
             end_line=line.number,
             end_column=len(line.text) + 1,
-            fix=fix,
+            fix=_regenerate(memdir, line, _topic_of(memdir, line), options),
         )
 
 
@@ -149,10 +187,17 @@ _BROKEN_ANYWHERE = (MISSING, ABSOLUTE)
 
 
 def _drop_line(memdir: MemoryDir, line: il.IndexLine, message: str) -> Fix | None:
-    """A fix that deletes a whole pointer line, when the line holds nothing but that pointer."""
-    if line.kind != il.POINTER or len(line.links) != 1 or memdir.index is None:
+    """A fix that deletes a whole pointer line, when the line holds nothing but that pointer.
+
+    The last line of a file without a final newline goes with the line ending before it, so the
+    file still ends without one.
+    """
+    index = memdir.index
+    if line.kind != il.POINTER or len(line.links) != 1 or index is None or index.text is None:
         return None
-    start, end = memdir.index.line_span(line.number)
+    start, end = index.line_span(line.number)
+    if line.number == len(index.lines) and start > 0:
+        start -= 2 if index.text.endswith("\r\n", 0, start) else 1
     return Fix(SAFE, message, (Edit(start, end, ""),))
 
 
@@ -194,7 +239,7 @@ def index_broken_link(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     scope=MEMDIR,
     summary="A topic file that no line of MEMORY.md links to, so the agent never discovers it.",
     fix=SAFE,
-    options=("index-max-lines", "index-max-chars"),
+    options=("index-max-lines", "index-max-chars", "index-target-lines", "index-target-chars", "index-line-max-chars"),
     reports_on=ON_TOPICS,
 )
 def index_orphan_topic(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
@@ -203,13 +248,18 @@ def index_orphan_topic(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
         return
     linked = memdir.linked()
     loaded = memdir.linked(cut.first_dropped - 1) if cut.over_lines or cut.over_chars else linked
+    append = _appender(memdir, options)
     for topic in memdir.topics:
         if topic.rel not in linked:
+            fix = None
+            if not unindexable(topic.rel):
+                message = "Add the topic's generated line to MEMORY.md"
+                fix = Fix(SAFE, message, path=memdir.index_path, build=partial(append, topic))
             yield Hit(
                 f"No line of MEMORY.md links to `{topic.rel}`: the index is the agent's only way to discover "
                 "a topic, so this one is never read.",
                 path=topic.path,
-                fix=Fix(SAFE, "Add the topic's generated line to MEMORY.md"),
+                fix=fix,
             )
         elif topic.rel not in loaded:
             yield Hit(
@@ -226,6 +276,7 @@ def index_orphan_topic(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     scope=MEMDIR,
     summary="A memory dir has topic files but no MEMORY.md.",
     fix=SAFE,
+    options=("index-target-lines", "index-target-chars", "index-line-max-chars"),
     reports_on=ON_DIR,
 )
 def index_missing(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
@@ -243,7 +294,7 @@ def index_missing(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
             f"MEMORY.md is missing: {topics} and none can be discovered. Generate the index from the "
             "topics' descriptions.",
             path=memdir.index_path,
-            fix=Fix(SAFE, "Generate MEMORY.md from the topic files"),
+            fix=Fix(SAFE, "Generate MEMORY.md from the topic files", build=partial(_new_index, memdir, options)),
         )
 
 
@@ -340,6 +391,7 @@ def _same(summary: str, description: str) -> bool:
     scope=MEMDIR,
     summary="An index entry's text no longer matches its topic's `description`.",
     fix=UNSAFE,
+    options=("index-line-max-chars",),
 )
 def index_description_drift(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     for line in memdir.lines:
@@ -354,5 +406,5 @@ def index_description_drift(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
                 f'"{shorten(" ".join(description.split()))}".',
                 line=line.number,
                 column=line.links[0].end_column,
-                fix=Fix(UNSAFE, "Replace the line with the one generated from the topic's description"),
+                fix=_regenerate(memdir, line, rel, options),
             )

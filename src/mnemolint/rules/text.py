@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from mnemolint.document import BOM, Document
 from mnemolint.model import ERROR, SAFE, WARNING, Edit, Fix, Hit
 from mnemolint.rules.base import DOCUMENT, rule
+from mnemolint.textutil import dominant_eol
 
 
 @rule(
@@ -76,7 +77,7 @@ def mixed_line_endings(document: Document, options: dict) -> Iterator[Hit]:
     crlf = [index for index, text in enumerate(ended) if text.endswith("\r")]
     if not crlf or len(crlf) == len(ended):
         return
-    dominant_crlf = len(crlf) * 2 > len(ended)
+    dominant_crlf = dominant_eol(lines) == "\r\n"
     minority = [index for index, text in enumerate(ended) if not text.endswith("\r")] if dominant_crlf else crlf
     edits = []
     offset = 0

@@ -185,6 +185,23 @@ def topic_invalid_type(document: Document, options: dict) -> Iterator[Hit]:
 
 
 _UNINDEXABLE = "[]()\n"
+SKIPPED = "Index generation skips this topic: {problem}. Rename the file."
+
+
+def unindexable(rel: str) -> str | None:
+    """Why a topic at `rel` (relative to its memory dir) cannot be written as an index link, or None.
+
+    Shared with the index generator, which skips such topics (seed 000, capacity 8).
+    """
+    bad = sorted({char for char in rel if char in _UNINDEXABLE})
+    if bad:
+        shown = ", ".join("newline" if char == "\n" else f"`{char}`" for char in bad)
+        return f"its name contains {shown}, which would break the `[Title](file.md)` link"
+    if "\\" in rel:
+        return "its path contains a backslash, which is a separator on Windows"
+    if not rel.isascii() and not _is_nfc(rel):
+        return "its name is not in Unicode normal form (NFC), so a typed link would not match it"
+    return None
 
 
 @rule(
@@ -195,18 +212,9 @@ _UNINDEXABLE = "[]()\n"
     summary="A topic's file name cannot be written as an index link, so index generation skips it.",
 )
 def topic_unindexable_name(document: Document, options: dict) -> Iterator[Hit]:
-    rel = document.rel
-    bad = sorted({char for char in rel if char in _UNINDEXABLE})
-    if bad:
-        shown = ", ".join("newline" if char == "\n" else f"`{char}`" for char in bad)
-        problem = f"its name contains {shown}, which would break the `[Title](file.md)` link"
-    elif "\\" in rel:
-        problem = "its path contains a backslash, which is a separator on Windows"
-    elif not rel.isascii() and not _is_nfc(rel):
-        problem = "its name is not in Unicode normal form (NFC), so a typed link would not match it"
-    else:
-        return
-    yield Hit(f"Index generation skips this topic: {problem}. Rename the file.")
+    problem = unindexable(document.rel)
+    if problem:
+        yield Hit(SKIPPED.format(problem=problem))
 
 
 def _is_nfc(text: str) -> bool:

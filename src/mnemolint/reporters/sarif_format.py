@@ -1,0 +1,242 @@
+"""`--output-format sarif`: one SARIF 2.1.0 run, shaped for what GitHub code scanning reads.
+
+Every catalogue rule is described in `rules[]` (not only those that fired), with its text taken
+from its page. Paths are relative to the repository root (`%SRCROOT%`). A whole-file finding
+(no line) is reported at line 1 with no column, since code scanning needs a `startLine` to show a
+result. `partialFingerprints["mnemolint/v1"]` hashes the rule, the path and the flagged line's text
+(not its number), so an alert survives lines moving above it. See docs/output-formats.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from urllib.parse import quote
+
+from mnemolint import __version__
+from mnemolint.catalog import REPOSITORY, body, page, rule_url, sections
+from mnemolint.model import ERROR, INFO, WARNING, Diagnostic, Fix
+from mnemolint.reporters import ReportOptions, relative_to, repository_root
+from mnemolint.rules import RULES
+from mnemolint.rules.base import Rule
+
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
+if TYPE_CHECKING:
+    from typing import TextIO
+
+SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+SRCROOT = "%SRCROOT%"
+FINGERPRINT = "mnemolint/v1"
+DESCRIPTION_MAX = 1024  # GitHub's limit for shortDescription and fullDescription
+LEVEL = {ERROR: "error", WARNING: "warning", INFO: "note"}
+PROBLEM_SEVERITY = {ERROR: "error", WARNING: "warning", INFO: "recommendation"}
+FAMILY = {
+    "MEM1": "index",
+    "MEM2": "topic",
+    "FM": "frontmatter",
+    "WAV": "agent-rules",
+    "NST": "instruction-files",
+    "LNK": "symlinks",
+    "AIM": "ai-memory",
+    "GIT": "gitignore",
+    "TXT": "text",
+    "SEC": "secrets",
+    "CIT": "citations",
+}
+# Security rules only (LNK, SEC), on GitHub's scale: >= 9.0 critical, 7.0 high, 4.0 medium, else low.
+SECURITY_SEVERITY = {
+    "LNK001": "8.0",  # a link in an auto-memory dir turns the agent's unapproved writes into arbitrary writes
+    "LNK002": "4.0",
+    "LNK003": "5.0",  # whoever creates the missing target decides what the agent reads
+    "LNK004": "3.0",  # a recursive reader loops: denial of service, no disclosure
+    "LNK005": "4.0",
+    "LNK006": "7.5",  # memory points at credentials or system files
+    "SEC001": "9.0",  # a credential committed in a memory file
+}
+# Rules that judge rather than measure; every other rule counts exactly what the agent counts.
+PRECISION = {"MEM108": "high", "MEM109": "medium"}
+# The SARIF file may be uploaded and public: a hash of a line holding a secret could be brute-forced.
+HASH_MESSAGE_NOT_LINE = ("SEC",)
+
+
+def write(diagnostics: list[Diagnostic], out: TextIO, options: ReportOptions) -> None:
+    json.dump(sarif(diagnostics, repository_root()), out, indent=2, ensure_ascii=False)
+    out.write("\n")
+
+
+def sarif(diagnostics: list[Diagnostic], root: str) -> dict:
+    """The whole log; paths below `root` are relative to it (`%SRCROOT%`)."""
+    rule_index = {rule.code: index for index, rule in enumerate(RULES)}
+    fingerprints = _Fingerprints()
+    run = {
+        "tool": {
+            "driver": {
+                "name": "mnemolint",
+                "semanticVersion": __version__,
+                "informationUri": REPOSITORY,
+                "rules": [descriptor(rule) for rule in RULES],
+            }
+        },
+        "automationDetails": {"id": "mnemolint/"},  # category "mnemolint"; upload-sarif's `category` overrides it
+        "invocations": [{"executionSuccessful": True}],
+        "originalUriBaseIds": {
+            SRCROOT: {
+                "description": {
+                    "text": "The repository root: the nearest directory holding .git above where mnemolint ran, "
+                    "else that directory."
+                }
+            }
+        },
+        "columnKind": "unicodeCodePoints",
+        "results": [_result(diagnostic, rule_index, root, fingerprints) for diagnostic in diagnostics],
+    }
+    return {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
+
+
+def descriptor(rule: Rule) -> dict:
+    """A rule's `reportingDescriptor`, its texts from its catalogue page (the summary if the page is missing)."""
+    text = page(rule.code)
+    parts = sections(text) if text else {}
+    finds = _paragraphs(parts.get("What it finds", ""))
+    help_text = "\n\n".join(
+        f"{title}\n\n{parts[title]}" for title in ("What it finds", "Why it matters", "Fix") if title in parts
+    )
+    properties: dict = {
+        "tags": [FAMILY[prefix] for prefix in FAMILY if rule.code.startswith(prefix)],
+        "precision": PRECISION.get(rule.code, "very-high"),
+        "problem.severity": PROBLEM_SEVERITY[rule.severity],
+    }
+    if rule.code in SECURITY_SEVERITY:
+        properties["tags"].append("security")
+        properties["security-severity"] = SECURITY_SEVERITY[rule.code]
+    return {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": clip([rule.summary])},
+        "fullDescription": {"text": clip(finds or [rule.summary])},
+        "help": {
+            "text": help_text or f"{rule.summary} See {rule_url(rule.code)}",
+            "markdown": body(text).strip() if text else f"{rule.summary} See [{rule.code}]({rule_url(rule.code)}).",
+        },
+        "helpUri": rule_url(rule.code),
+        "defaultConfiguration": {"level": LEVEL[rule.severity]},
+        "properties": properties,
+    }
+
+
+def _paragraphs(section: str) -> list[str]:
+    """A section's paragraphs as plain text: wrapped lines joined, each list item on its own line."""
+    paragraphs = []
+    for block in section.split("\n\n"):
+        text = ""
+        for line in block.split("\n"):
+            line = line.strip()
+            if line:
+                separator = "\n" if line.startswith(("- ", "* ")) else " "
+                text = f"{text}{separator}{line}" if text else line
+        if text:
+            paragraphs.append(text)
+    return paragraphs
+
+
+def clip(paragraphs: list[str], limit: int = DESCRIPTION_MAX) -> str:
+    """Whole paragraphs up to `limit` characters; a longer first paragraph ends at its last sentence that fits."""
+    text = paragraphs[0]
+    for paragraph in paragraphs[1:]:
+        if len(text) + 2 + len(paragraph) > limit:
+            break
+        text += "\n\n" + paragraph
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(". ", 0, limit)
+    return text[: cut + 1] if cut > 0 else text[: limit - 1] + "…"
+
+
+def _result(diagnostic: Diagnostic, rule_index: dict[str, int], root: str, fingerprints: _Fingerprints) -> dict:
+    artifact = _artifact(diagnostic.path, root)
+    result = {
+        "ruleId": diagnostic.code,
+        "ruleIndex": rule_index[diagnostic.code],
+        "level": LEVEL[diagnostic.severity],
+        "message": {"text": diagnostic.message},
+        "locations": [{"physicalLocation": {"artifactLocation": artifact, "region": _region(diagnostic)}}],
+        "partialFingerprints": {FINGERPRINT: fingerprints.key(diagnostic, artifact["uri"])},
+    }
+    fix = diagnostic.fix
+    if fix is not None and fix.edits:  # a fix that generates index lines computes its edits only when applied
+        result["fixes"] = [_fix(fix, _artifact(fix.path or diagnostic.path, root))]
+    return result
+
+
+def _fix(fix: Fix, artifact: dict) -> dict:
+    """Edits as replacements, in code points of the decoded file like the columns."""
+    replacements = []
+    for edit in fix.edits:
+        replacement: dict = {"deletedRegion": {"charOffset": edit.start, "charLength": edit.end - edit.start}}
+        if edit.content:
+            replacement["insertedContent"] = {"text": edit.content}
+        replacements.append(replacement)
+    return {
+        "description": {"text": fix.message},
+        "artifactChanges": [{"artifactLocation": artifact, "replacements": replacements}],
+        "properties": {"applicability": fix.applicability},
+    }
+
+
+def _region(diagnostic: Diagnostic) -> dict:
+    """1-based; `endColumn` one past the last character. A whole-file finding is line 1, no column."""
+    if diagnostic.line is None:
+        return {"startLine": 1}
+    region = {"startLine": diagnostic.line, "startColumn": diagnostic.column or 1}
+    if diagnostic.end_line is not None or diagnostic.end_column is not None:
+        region["endLine"] = diagnostic.end_line or diagnostic.line
+    if diagnostic.end_column is not None:
+        region["endColumn"] = diagnostic.end_column
+    return region
+
+
+def _artifact(path: str, root: str) -> dict:
+    """Relative to the repository root; a file outside it gets an absolute `file://` URI."""
+    rel = relative_to(path, root)
+    if rel is None:
+        from pathlib import Path
+
+        return {"uri": Path(path).as_uri()}
+    return {"uri": quote(rel, safe="/!$&'()*+,;=@"), "uriBaseId": SRCROOT}
+
+
+class _Fingerprints:
+    """`partialFingerprints` keys: a hash of rule, path and the flagged line's text, plus an ordinal.
+
+    The line's text, stripped, stands for its place in the file: it survives lines added or removed
+    above it and a change of line endings. A whole-file finding hashes a marker instead. Two
+    findings with the same hash are told apart by order (`:1`, `:2`), as GitHub's own keys are.
+    """
+
+    def __init__(self) -> None:
+        self._lines: dict[str, list[str]] = {}
+        self._seen: dict[str, int] = {}
+
+    def key(self, diagnostic: Diagnostic, path: str) -> str:
+        if diagnostic.code.startswith(HASH_MESSAGE_NOT_LINE):
+            anchor = "message:" + diagnostic.message  # redacted by the rule
+        elif diagnostic.line is None:
+            anchor = "<whole file>"
+        else:
+            anchor = "line:" + self._line(diagnostic.path, diagnostic.line)
+        digest = hashlib.sha256(f"{diagnostic.code}\0{path}\0{anchor}".encode("utf-8", "surrogatepass")).hexdigest()
+        digest = digest[:32]
+        self._seen[digest] = self._seen.get(digest, 0) + 1
+        return f"{digest}:{self._seen[digest]}"
+
+    def _line(self, path: str, line: int) -> str:
+        """The line's text, read as the engine read it (UTF-8, split on \\n); empty if it is gone."""
+        lines = self._lines.get(path)
+        if lines is None:
+            try:
+                with open(path, "rb") as handle:
+                    lines = handle.read().decode("utf-8", "replace").split("\n")
+            except OSError:
+                lines = []
+            self._lines[path] = lines
+        return lines[line - 1].strip() if 0 < line <= len(lines) else ""
