@@ -396,3 +396,43 @@ def test_property_fix_is_idempotent_loses_no_topic_that_fits_and_writes_valid_li
         for topic_file in memdir.topics:  # a topic not linked could not be: unlinkable, or no room
             if topic_file.rel not in linked:
                 assert isinstance(room.edits_for(topic_file), str), topic_file.rel
+
+
+# --- what review found: nothing the human meant is dropped unasked, dry runs tell the truth ----------
+
+
+def test_an_existing_target_out_of_the_memory_dir_is_dropped_only_as_an_unsafe_fix(tree) -> None:
+    index = "- [Runbook](../../../../shared/runbook.md) — ops\n- [Design](https://example.com/design) — doc\n"
+    root = tree({INDEX: index, "shared/runbook.md": "exists\n"})
+    assert fix(root).returncode == 1 and index_of(root) == index.encode()
+    assert fix(root, "--unsafe-fixes").returncode == 0 and index_of(root) == b""
+
+
+def test_markdown_escapes_and_entities_in_a_link_resolve(tree) -> None:
+    index = "- [AB](a\\_b.md)\n- [P](x\\(1\\).md)\n- [ST](a\\*b.md)\n- [AMP](a&amp;b.md)\n"
+    names = ["a_b.md", "x(1).md", "a*b.md", "a&b.md"]
+    root = tree({INDEX: index, **{f"{MEM}/{name}": topic(name) for name in names}})
+    result = run_cli("check", "--output-format", "json", "--select", "MEM104,MEM105", cwd=root)
+    assert (result.returncode, result.stdout) == (0, "[]\n")
+
+
+@pytest.mark.parametrize("obstacle", ["lock", "symlink"])
+def test_diff_shows_only_what_fix_can_write(tree, obstacle: str) -> None:
+    index = "- [Build](build.md) — how to build\n- [Gone](gone.md) — deleted\n"
+    root = tree({f"{MEM}/build.md": BUILD, "real-index.md": index})
+    if obstacle == "lock":
+        (root / INDEX).write_text(index, encoding="utf-8")
+        (root / f"{INDEX}.lock").write_text("1\n")
+    else:
+        (root / INDEX).symlink_to(root / "real-index.md")
+    dry, real = run_cli("check", "--diff", cwd=root), fix(root)
+    assert (dry.returncode, dry.stdout, dry.stderr) == (0, "", "0 would be fixed, 2 would remain.\n")
+    assert "Not fixed: " in real.stdout and real.stdout.endswith("0 fixed, 2 remaining.\n")
+    assert (root / "real-index.md").read_text(encoding="utf-8") == index
+
+
+def test_a_symlinked_directory_inside_the_memory_dir_adds_no_topic_twice(tree) -> None:
+    root = tree({INDEX: "- [A](real/a.md) — a\n", f"{MEM}/real/a.md": topic("A", "a")})
+    (root / MEM / "alias").symlink_to("real", target_is_directory=True)
+    result = run_cli("check", "--output-format", "json", cwd=root)
+    assert (result.returncode, json.loads(result.stdout)) == (0, [])

@@ -184,3 +184,23 @@ def test_a_newline_in_a_file_name_keeps_one_finding_per_line(tmp_path: Path) -> 
     write_tree(tmp_path, {**INDEX, "memory/two\nlines.md": "no frontmatter\n"})
     result = run_cli("check", "--select", "MEM203", cwd=tmp_path)
     assert result.stdout.splitlines()[0].startswith("memory/two\\nlines.md: MEM203")
+
+
+def test_a_rule_that_crashes_is_reported_and_the_run_goes_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug in one rule costs its own findings only; SARIF then says the run did not succeed."""
+    from mnemolint.config import load_settings
+    from mnemolint.engine import lint
+    from mnemolint.reporters.sarif_format import sarif
+    from mnemolint.rules.index import index_not_pointer
+
+    def broken(*args: object) -> None:
+        raise ValueError("a bug")
+
+    write_tree(tmp_path, HEALTHY)
+    monkeypatch.setattr(index_not_pointer, "check", broken)
+    result = lint([str(tmp_path)], load_settings(None, str(tmp_path)))
+    assert [d.code for d in result.diagnostics] == ["MEM104"]
+    assert result.errors == [f"mnemolint: internal error in MEM108 on {tmp_path}/healthy/MEMORY.md: ValueError: a bug"]
+    assert sarif(result.diagnostics, str(tmp_path), successful=not result.errors)["runs"][0]["invocations"] == [
+        {"executionSuccessful": False}
+    ]

@@ -254,3 +254,24 @@ def test_a_held_lock_skips_the_file_under_check_fix(tmp_path: Path) -> None:
         result.stdout
     )
     assert (root / INDEX).read_text() == BROKEN and (root / f"{INDEX}.lock").read_text() == "1\n"
+
+
+def test_a_change_made_while_the_new_content_is_written_is_not_clobbered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The comparison with what was read runs again just before the rename."""
+    target = tmp_path / "MEMORY.md"
+    target.write_text("old\n")
+    real_fsync = os.fsync
+
+    def agent_writes_meanwhile(descriptor: int) -> None:
+        real_fsync(descriptor)
+        if target.read_text() == "old\n":
+            with open(target, "a") as handle:
+                handle.write("written by an agent\n")
+
+    monkeypatch.setattr(os, "fsync", agent_writes_meanwhile)
+    with pytest.raises(writer.Changed):
+        writer.publish(str(target), "new\n", b"old\n", str(tmp_path))
+    assert target.read_text() == "old\nwritten by an agent\n"
+    assert leftovers(tmp_path) == []

@@ -179,7 +179,9 @@ def _check(args: argparse.Namespace) -> int:
 
         write_statistics(diagnostics, out, args.output_format == "json")
     else:
-        options = ReportOptions(color=_use_color(args, out), quiet=args.quiet, files=files)
+        options = ReportOptions(
+            color=_use_color(args, out), quiet=args.quiet, files=files, successful=not result.errors
+        )
         writer(args.output_format)(diagnostics, out, options)
     if fixed is not None and not args.quiet:
         summary = out if args.output_format == "text" and not args.statistics else sys.stderr

@@ -147,6 +147,8 @@ class _Walk:
             self._unfollowed(entry, "it leads out of the linted tree")
             return None  # never read what lies behind a link out of the linted root
         if stat.S_ISDIR(info.st_mode):
+            if self._within_own_memdir(entry.path):
+                return None  # its files are walked under their real names: no topic twice
             return entry.path, ancestors + (key,)
         if entry.name.endswith(".md") and stat.S_ISREG(info.st_mode):
             self._add_file(entry.path)
@@ -166,6 +168,11 @@ class _Walk:
             if parent == current:
                 return None
             current = parent
+
+    def _within_own_memdir(self, link: str) -> bool:
+        """Whether a linked directory leads back into the memory dir holding the link."""
+        memdir = self.enclosing_memdir(os.path.dirname(link))
+        return memdir is not None and _inside(os.path.realpath(link), os.path.realpath(memdir))
 
     def _unfollowed(self, entry: os.DirEntry, reason: str) -> None:
         """A linked `MEMORY.md` that is not read still makes its directory a memory dir."""

@@ -25,11 +25,15 @@ from mnemolint.selection import check_selectors, selected
 
 
 class Result:
-    __slots__ = ("diagnostics", "tree")
+    """The findings of a run, what was discovered, and the rules' internal errors (each already
+    printed on stderr; a run with any is not a successful execution, which SARIF reports)."""
 
-    def __init__(self, diagnostics: list[Diagnostic], tree: Tree) -> None:
+    __slots__ = ("diagnostics", "tree", "errors")
+
+    def __init__(self, diagnostics: list[Diagnostic], tree: Tree, errors: list[str] | None = None) -> None:
         self.diagnostics = diagnostics
         self.tree = tree
+        self.errors = errors or []
 
 
 def active_rules(settings: Settings) -> list[Rule]:
@@ -69,9 +73,10 @@ def lint(paths: list[str], settings: Settings, fixed: dict[str, str] | None = No
     document_rules = by_scope.get(base.DOCUMENT, [])
     topic_rules = document_rules + by_scope.get(base.TOPIC, [])
 
-    def check(documents: list[Document]) -> list[Diagnostic]:
+    def check(documents: list[Document]) -> parallel.Checked:
         """Per-file rules over `documents`: the hot loop of a large run, so `_run` is inlined."""
         findings: list[Diagnostic] = []
+        errors: list[str] = []
         for document in documents:
             path = document.path
             for rule in topic_rules if document.kind == TOPIC_KIND else document_rules:
@@ -79,12 +84,14 @@ def lint(paths: list[str], settings: Settings, fixed: dict[str, str] | None = No
                     for hit in rule.check(document, options):
                         findings.append(Diagnostic(rule.code, rule.name, rule.severity, path, hit))
                 except Exception as error:  # noqa: BLE001 - a rule's bug must not end the run
-                    _internal_error(rule, path, error)
+                    errors.append(_internal_error(rule, path, error))
             document.suppressions  # noqa: B018 - parsed while the lines are at hand, sent back by a worker
-        return findings
+        return findings, errors
 
     focused = [document for document in tree.documents if tree.in_focus(document.path)]
-    found = parallel.check_documents(focused, check)
+    found, errors = parallel.check_documents(focused, check)
+    for error in errors:
+        print(error, file=sys.stderr)
     for memdir in tree.memdirs:
         index_in_focus = tree.in_focus(memdir.index_path)
         dir_in_focus = index_in_focus or any(tree.in_focus(topic.path) for topic in memdir.topics)
@@ -93,13 +100,13 @@ def lint(paths: list[str], settings: Settings, fixed: dict[str, str] | None = No
                 continue
             if not dir_in_focus:
                 continue
-            hits = _run(rule, memdir, memdir.index_path, options)
+            hits = _run(rule, memdir, memdir.index_path, options, errors)
             if rule.reports_on == base.ON_TOPICS and not index_in_focus:
                 hits = [hit for hit in hits if tree.in_focus(hit.path)]
             found.extend(hits)
     for rule in by_scope.get(base.TREE, ()):
-        found.extend(hit for hit in _run(rule, tree, tree.root, options) if tree.in_focus(hit.path))
-    return Result(_filter(found, tree, settings), tree)
+        found.extend(hit for hit in _run(rule, tree, tree.root, options, errors) if tree.in_focus(hit.path))
+    return Result(_filter(found, tree, settings), tree, errors)
 
 
 def _use_fixed_text(tree: Tree, fixed: dict[str, str], options: dict) -> None:
@@ -117,17 +124,19 @@ def _use_fixed_text(tree: Tree, fixed: dict[str, str], options: dict) -> None:
             tree.documents.append(index)
 
 
-def _run(rule: Rule, target: object, default_path: str, options: dict) -> list[Diagnostic]:
+def _run(rule: Rule, target: object, default_path: str, options: dict, errors: list[str]) -> list[Diagnostic]:
     try:
         hits: Iterable[Hit] = rule.check(target, options)
         return [Diagnostic(rule.code, rule.name, rule.severity, default_path, hit) for hit in hits]
     except Exception as error:  # noqa: BLE001 - a rule's bug must not end the run
-        _internal_error(rule, default_path, error)
+        message = _internal_error(rule, default_path, error)
+        print(message, file=sys.stderr)
+        errors.append(message)
         return []
 
 
-def _internal_error(rule: Rule, path: str, error: Exception) -> None:
-    print(f"mnemolint: internal error in {rule.code} on {path}: {type(error).__name__}: {error}", file=sys.stderr)
+def _internal_error(rule: Rule, path: str, error: Exception) -> str:
+    return f"mnemolint: internal error in {rule.code} on {path}: {type(error).__name__}: {error}"
 
 
 def _filter(found: list[Diagnostic], tree: Tree, settings: Settings) -> list[Diagnostic]:

@@ -68,8 +68,7 @@ def fix(paths: list[str], settings: Settings, *, unsafe: bool = False, write: bo
     for _ in range(MAX_ATTEMPTS):
         computed = _compute(paths, settings, unsafe)
         if not write:
-            found = [finding for findings in computed.fixed.values() for finding in findings]
-            return Outcome(computed.result, computed.result.diagnostics, found, computed.changes(list(computed.texts)))
+            return _dry_run(computed, paths, settings, unsafe)
         conflicts, unwritten = [], set(computed.texts)
         for path in sorted(computed.texts.keys() - refused):
             original = computed.originals[path]
@@ -95,6 +94,27 @@ def fix(paths: list[str], settings: Settings, *, unsafe: bool = False, write: bo
     result = lint(paths, settings) if unwritten else computed.result
     notes.extend(_unfixable(_plan(result, unsafe)[1]))
     return Outcome(result, sorted(result.diagnostics + notes, key=Diagnostic.sort_key), fixed, changes)
+
+
+def _dry_run(computed: _Computed, paths: list[str], settings: Settings, unsafe: bool) -> Outcome:
+    """What `--fix` would do, less the files its writer would refuse (reported as it would), with
+    the findings that would remain counted as `--fix` counts them."""
+    root = computed.result.tree.root
+    notes, fixed, writable = [], [], []
+    for path in sorted(computed.texts):
+        try:
+            writer.preflight(path, root)
+        except writer.NotWritten as error:
+            notes.append(_note(computed.fixed[path][0], path, f"Not fixed: {error}.", ERROR))
+        else:
+            writable.append(path)
+            fixed.extend(computed.fixed[path])
+    result = computed.result
+    if len(writable) < len(computed.texts):  # a refused file keeps its findings
+        result = lint(paths, settings, {path: computed.texts[path] for path in writable})
+    notes.extend(_unfixable(_plan(result, unsafe)[1]))
+    diagnostics = sorted(result.diagnostics + notes, key=Diagnostic.sort_key)
+    return Outcome(result, diagnostics, fixed, computed.changes(writable))
 
 
 def _compute(paths: list[str], settings: Settings, unsafe: bool) -> _Computed:

@@ -22,6 +22,7 @@ MISSING = "missing"
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{1,31}:")  # CommonMark: 2 to 32 characters
 _DRIVE = re.compile(r"[A-Za-z]:[\\/]")
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")  # CommonMark: a backslash escapes ASCII punctuation
 
 
 class Resolved:
@@ -101,6 +102,10 @@ class MemoryDir:
         if target.startswith(("/", "\\", "~")) or _DRIVE.match(target):
             return Resolved(None, ABSOLUTE)
         path = target.split("#", 1)[0].split("?", 1)[0]
+        if "\\" in path or "&" in path:  # Markdown escapes (`a\_b.md`) and entities (`a&amp;b.md`)
+            import html
+
+            path = html.unescape(_ESCAPED.sub(r"\1", path))
         if "%" in path:
             from urllib.parse import unquote
 

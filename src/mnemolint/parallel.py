@@ -18,7 +18,8 @@ from mnemolint.model import Diagnostic
 
 MIN_DOCUMENTS = 1500  # below this, starting a worker costs more than it saves
 
-Check = Callable[[list[Document]], list[Diagnostic]]
+Checked = tuple[list[Diagnostic], list[str]]  # findings, and the internal errors met on the way
+Check = Callable[[list[Document]], Checked]
 _shared: tuple[list[Document], Check] | None = None  # handed to the forked child by inheritance
 
 
@@ -29,7 +30,7 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-def check_documents(documents: list[Document], check: Check) -> list[Diagnostic]:
+def check_documents(documents: list[Document], check: Check) -> Checked:
     """`check(documents)`, split over two processes when that pays."""
     if len(documents) < MIN_DOCUMENTS or not sys.platform.startswith("linux") or _cores() < 2:
         return check(documents)
@@ -46,20 +47,21 @@ def check_documents(documents: list[Document], check: Check) -> list[Diagnostic]
     try:
         with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
             pending = pool.submit(_work)
-            found = check(mine)
+            found, errors = check(mine)
             try:
-                their_found, states = pending.result()
+                (their_found, their_errors), states = pending.result()
             except BrokenProcessPool:  # the worker died (killed, out of memory): do its half here
-                return found + check(theirs)
+                their_found, their_errors = check(theirs)
+                return found + their_found, errors + their_errors
     finally:
         _shared = None
     for document, state in zip(theirs, states, strict=True):
         document.adopt(state)
-    return found + their_found
+    return found + their_found, errors + their_errors
 
 
-def _work() -> tuple[list[Diagnostic], list]:
+def _work() -> tuple[Checked, list]:
     assert _shared is not None
     documents, check = _shared
-    found = check(documents)
-    return found, [document.export() for document in documents]
+    checked = check(documents)
+    return checked, [document.export() for document in documents]

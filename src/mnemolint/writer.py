@@ -7,7 +7,8 @@ new one, never half of each. `publish`:
 1. refuses a target outside the linted root, or with a symlink anywhere from the root down to it;
 2. creates `<target>.lock` exclusively, and gives up at once if it exists (another writer is at
    work; a lock is never waited for and never taken over);
-3. compares the file with the bytes the fix was computed from (`Changed` if they differ);
+3. compares the file with the bytes the fix was computed from (`Changed` if they differ), before
+   and again after writing the new content;
 4. writes a temporary file beside the target with the target's permission bits, fsyncs it, moves
    it into place (`os.replace`; `os.link` for a new file, which fails rather than replace a file
    that appeared meanwhile) and fsyncs the directory;
@@ -30,6 +31,14 @@ class NotWritten(Exception):
 
 class Changed(NotWritten):
     """The file is not what the fix was computed from: lint it again rather than clobber it."""
+
+
+def preflight(path: str, root: str) -> None:
+    """What `publish` would refuse before writing anything (a link, outside the root, a lock), so a
+    dry run (`--diff`, `index --check`) shows only changes that `--fix` can make."""
+    _refuse_links(path, root)
+    if os.path.lexists(path + ".lock"):
+        raise NotWritten(f"`{os.path.basename(path)}.lock` exists: another mnemolint is writing this file")
 
 
 def publish(path: str, text: str, expected: bytes | None, root: str) -> None:
@@ -75,8 +84,7 @@ def _refuse_links(path: str, root: str) -> None:
 
 
 def _replace(path: str, data: bytes, expected: bytes | None) -> None:
-    if _read(path) != expected:
-        raise Changed(f"{os.path.basename(path)} changed since it was read")
+    _unchanged(path, expected)
     if expected is not None and not os.access(path, os.W_OK):  # renaming over it would ignore its mode
         raise NotWritten(f"{os.path.basename(path)} is read-only")
     directory, name = os.path.split(path)
@@ -92,10 +100,16 @@ def _replace(path: str, data: bytes, expected: bytes | None) -> None:
             _create(temporary, path)
         else:
             os.chmod(temporary, stat.S_IMODE(os.lstat(path).st_mode))
+            _unchanged(path, expected)  # again, as late as can be: an agent may have written meanwhile
             os.replace(temporary, path)
         _sync_directory(directory)
     finally:
         _remove(temporary)
+
+
+def _unchanged(path: str, expected: bytes | None) -> None:
+    if _read(path) != expected:
+        raise Changed(f"{os.path.basename(path)} changed since it was read")
 
 
 def _create(temporary: str, path: str) -> None:

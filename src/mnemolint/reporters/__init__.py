@@ -16,12 +16,15 @@ FORMATS = ("text", "json", "sarif", "github")
 
 
 class ReportOptions:
-    __slots__ = ("color", "quiet", "files")
+    """`successful` is False when a rule failed with an internal error (SARIF's executionSuccessful)."""
 
-    def __init__(self, color: bool = False, quiet: bool = False, files: int = 0) -> None:
+    __slots__ = ("color", "quiet", "files", "successful")
+
+    def __init__(self, color: bool = False, quiet: bool = False, files: int = 0, successful: bool = True) -> None:
         self.color = color
         self.quiet = quiet
         self.files = files
+        self.successful = successful
 
 
 def display_path(path: str) -> str:

@@ -44,14 +44,9 @@ FAMILY = {
     "CIT": "citations",
 }
 # Security rules only (LNK, SEC), on GitHub's scale: >= 9.0 critical, 7.0 high, 4.0 medium, else low.
+# A new LNK or SEC rule gets its entry here (a test fails until it has one).
 SECURITY_SEVERITY = {
-    "LNK001": "8.0",  # a link in an auto-memory dir turns the agent's unapproved writes into arbitrary writes
-    "LNK002": "4.0",
-    "LNK003": "5.0",  # whoever creates the missing target decides what the agent reads
     "LNK004": "3.0",  # a recursive reader loops: denial of service, no disclosure
-    "LNK005": "4.0",
-    "LNK006": "7.5",  # memory points at credentials or system files
-    "SEC001": "9.0",  # a credential committed in a memory file
 }
 # Rules that judge rather than measure; every other rule counts exactly what the agent counts.
 PRECISION = {"MEM108": "high", "MEM109": "medium"}
@@ -60,12 +55,13 @@ HASH_MESSAGE_NOT_LINE = ("SEC",)
 
 
 def write(diagnostics: list[Diagnostic], out: TextIO, options: ReportOptions) -> None:
-    json.dump(sarif(diagnostics, repository_root()), out, indent=2, ensure_ascii=False)
+    json.dump(sarif(diagnostics, repository_root(), options.successful), out, indent=2, ensure_ascii=False)
     out.write("\n")
 
 
-def sarif(diagnostics: list[Diagnostic], root: str) -> dict:
-    """The whole log; paths below `root` are relative to it (`%SRCROOT%`)."""
+def sarif(diagnostics: list[Diagnostic], root: str, successful: bool = True) -> dict:
+    """The whole log; paths below `root` are relative to it (`%SRCROOT%`). `successful` is False
+    when a rule failed with an internal error, so its findings may be incomplete."""
     rule_index = {rule.code: index for index, rule in enumerate(RULES)}
     fingerprints = _Fingerprints()
     run = {
@@ -78,7 +74,7 @@ def sarif(diagnostics: list[Diagnostic], root: str) -> dict:
             }
         },
         "automationDetails": {"id": "mnemolint/"},  # category "mnemolint"; upload-sarif's `category` overrides it
-        "invocations": [{"executionSuccessful": True}],
+        "invocations": [{"executionSuccessful": successful}],
         "originalUriBaseIds": {
             SRCROOT: {
                 "description": {

@@ -186,7 +186,7 @@ _BROKEN = {
 _BROKEN_ANYWHERE = (MISSING, ABSOLUTE)
 
 
-def _drop_line(memdir: MemoryDir, line: il.IndexLine, message: str) -> Fix | None:
+def _drop_line(memdir: MemoryDir, line: il.IndexLine, message: str, applicability: str = SAFE) -> Fix | None:
     """A fix that deletes a whole pointer line, when the line holds nothing but that pointer.
 
     The last line of a file without a final newline goes with the line ending before it, so the
@@ -198,7 +198,7 @@ def _drop_line(memdir: MemoryDir, line: il.IndexLine, message: str) -> Fix | Non
     start, end = index.line_span(line.number)
     if line.number == len(index.lines) and start > 0:
         start -= 2 if index.text.endswith("\r\n", 0, start) else 1
-    return Fix(SAFE, message, (Edit(start, end, ""),))
+    return Fix(applicability, message, (Edit(start, end, ""),))
 
 
 @rule(
@@ -228,7 +228,14 @@ def index_broken_link(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
                 column=link.column,
                 end_line=line.number,
                 end_column=link.end_column,
-                fix=_drop_line(memdir, line, "Remove the broken entry"),
+                # Only a missing target is safe to drop: a URL, an absolute path or a path out of the
+                # memory dir may still lead somewhere the human meant, so dropping it is unsafe.
+                fix=_drop_line(
+                    memdir,
+                    line,
+                    "Remove the broken entry",
+                    SAFE if resolved.problem == MISSING else UNSAFE,
+                ),
             )
 
 
@@ -285,8 +292,9 @@ def index_missing(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
         topics = f"{count:,} topic {'file is' if count == 1 else 'files are'} in this memory dir"
         if memdir.index_link is not None:
             yield Hit(
-                f"MEMORY.md is a symlink ({memdir.index_link}) that mnemolint does not follow, so the index "
-                f"of the {topics} could not be checked. Keep the index a regular file in the memory dir.",
+                f"MEMORY.md is a symlink ({memdir.index_link}) that mnemolint does not follow, so the index of "
+                f"this memory dir ({count:,} topic {'file' if count == 1 else 'files'}) could not be checked. "
+                "Keep the index a regular file in the memory dir.",
                 path=memdir.index_path,
             )
             return
