@@ -275,3 +275,30 @@ def test_a_change_made_while_the_new_content_is_written_is_not_clobbered(
         writer.publish(str(target), "new\n", b"old\n", str(tmp_path))
     assert target.read_text() == "old\nwritten by an agent\n"
     assert leftovers(tmp_path) == []
+
+
+def test_a_lock_left_by_a_crashed_run_on_this_host_is_cleared(tmp_path: Path) -> None:
+    """The lock names a process of this host that is gone: it and its temporary file are removed."""
+    import socket
+
+    finished = subprocess.Popen(["true"])
+    finished.wait()
+    target, lock = tmp_path / "MEMORY.md", tmp_path / "MEMORY.md.lock"
+    target.write_text("old\n")
+    lock.write_text(f"{finished.pid}@{socket.gethostname()}\n")
+    (tmp_path / f".MEMORY.md.{finished.pid}.abcd.tmp").write_text("half a write")
+    writer.publish(str(target), "new\n", b"old\n", str(tmp_path))
+    assert target.read_text() == "new\n"
+    assert leftovers(tmp_path) == []
+
+
+def test_a_lock_of_a_live_process_or_another_host_is_respected(tmp_path: Path) -> None:
+    import socket
+
+    target, lock = tmp_path / "MEMORY.md", tmp_path / "MEMORY.md.lock"
+    target.write_text("old\n")
+    for owner in (f"{os.getpid()}@{socket.gethostname()}", "1@another-host"):
+        lock.write_text(owner + "\n")
+        with pytest.raises(writer.NotWritten, match="exists: another mnemolint is writing this file"):
+            writer.publish(str(target), "new\n", b"old\n", str(tmp_path))
+        assert target.read_text() == "old\n" and lock.exists()

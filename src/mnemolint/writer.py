@@ -6,7 +6,8 @@ new one, never half of each. `publish`:
 
 1. refuses a target outside the linted root, or with a symlink anywhere from the root down to it;
 2. creates `<target>.lock` exclusively, and gives up at once if it exists (another writer is at
-   work; a lock is never waited for and never taken over);
+   work; a lock is never waited for, and taken over only when the process that wrote it, on
+   this host, no longer exists);
 3. compares the file with the bytes the fix was computed from (`Changed` if they differ), before
    and again after writing the new content;
 4. writes a temporary file beside the target with the target's permission bits, fsyncs it, moves
@@ -49,18 +50,10 @@ def publish(path: str, text: str, expected: bytes | None, root: str) -> None:
     """
     _refuse_links(path, root)
     lock = path + ".lock"
-    try:
-        descriptor = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644)
-    except FileExistsError:
-        raise NotWritten(
-            f"`{os.path.basename(lock)}` exists: another mnemolint is writing this file, so its fixes were "
-            "skipped (if none is running, a crashed run left the lock behind: delete it)"
-        ) from None
-    except OSError as error:
-        raise NotWritten(f"cannot write in {os.path.dirname(path)}: {error.strerror}") from None
+    descriptor = _lock(lock)
     try:
         try:
-            os.write(descriptor, f"{os.getpid()}\n".encode())
+            os.write(descriptor, _owner().encode())
         finally:
             os.close(descriptor)
         _replace(path, text.encode("utf-8"), expected)
@@ -68,6 +61,58 @@ def publish(path: str, text: str, expected: bytes | None, root: str) -> None:
         raise NotWritten(f"cannot write {os.path.basename(path)}: {error.strerror or error}") from None
     finally:
         _remove(lock)
+
+
+def _lock(lock: str) -> int:
+    """Create the lock exclusively. A lock left by a crashed mnemolint (its process, on this
+    host, is gone) is removed with the crashed run's temporary file, once; any other is respected."""
+    for attempt in (1, 2):
+        try:
+            return os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644)
+        except FileExistsError:
+            if attempt == 1 and _clear_stale(lock):
+                continue
+            raise NotWritten(
+                f"`{os.path.basename(lock)}` exists: another mnemolint is writing this file, so its fixes "
+                "were skipped (if none is running, a crashed run left the lock behind: delete it)"
+            ) from None
+        except OSError as error:
+            raise NotWritten(f"cannot write in {os.path.dirname(lock)}: {error.strerror}") from None
+    raise AssertionError("unreachable")
+
+
+def _owner() -> str:
+    return f"{os.getpid()}@{_host()}\n"
+
+
+def _host() -> str:
+    import socket
+
+    return socket.gethostname()
+
+
+def _clear_stale(lock: str) -> bool:
+    """Whether `lock` was left by a process of this host that no longer exists, and is now gone."""
+    try:
+        with open(lock, encoding="utf-8") as handle:
+            pid, _, host = handle.read().strip().partition("@")
+    except (OSError, UnicodeDecodeError):
+        return False
+    if not pid.isdigit() or host != _host():
+        return False  # another host's lock, or none of ours: never taken over
+    try:
+        os.kill(int(pid), 0)
+        return False  # that process exists (maybe a reused pid: respected all the same)
+    except ProcessLookupError:
+        pass
+    except OSError:
+        return False
+    directory, name = os.path.split(lock[: -len(".lock")])
+    for entry in os.listdir(directory or "."):
+        if entry.startswith(f".{name}.{pid}.") and entry.endswith(".tmp"):
+            _remove(os.path.join(directory, entry))
+    _remove(lock)
+    return True
 
 
 def _refuse_links(path: str, root: str) -> None:
