@@ -46,16 +46,26 @@ class Outcome:
 
 
 class _Computed:
-    """Every fix applied in memory: the fixed texts and what they were before."""
+    """Every fix applied in memory: the fixed texts and what they were before, and the fixes that
+    could not be made on `result` (None until a round has planned on it)."""
 
     def __init__(self, result: Result) -> None:
         self.result = result
         self.texts: dict[str, str] = {}
         self.originals: dict[str, str | None] = {}
         self.fixed: dict[str, list[Diagnostic]] = {}
+        self.unavailable: list[tuple] | None = None
 
     def changes(self, paths: list[str]) -> dict[str, tuple[str | None, str]]:
         return {path: (self.originals[path], self.texts[path]) for path in paths}
+
+    def unfixable(self, result: Result, unsafe: bool) -> list[Diagnostic]:
+        """The findings about fixes that cannot be made on `result`; planned again only when the
+        last round did not plan on that very result (it generates every index line anew)."""
+        unavailable = self.unavailable
+        if result is not self.result or unavailable is None:
+            unavailable = _plan(result, unsafe)[1]
+        return _unfixable(unavailable)
 
 
 def fix(paths: list[str], settings: Settings, *, unsafe: bool = False, write: bool = True) -> Outcome:
@@ -92,7 +102,7 @@ def fix(paths: list[str], settings: Settings, *, unsafe: bool = False, write: bo
             notes.append(_note(computed.fixed[path][0], path, message, ERROR))
     # The last round linted what was written; only a file left as it was needs another look.
     result = lint(paths, settings) if unwritten else computed.result
-    notes.extend(_unfixable(_plan(result, unsafe)[1]))
+    notes.extend(computed.unfixable(result, unsafe))
     return Outcome(result, sorted(result.diagnostics + notes, key=Diagnostic.sort_key), fixed, changes)
 
 
@@ -112,7 +122,7 @@ def _dry_run(computed: _Computed, paths: list[str], settings: Settings, unsafe: 
     result = computed.result
     if len(writable) < len(computed.texts):  # a refused file keeps its findings
         result = lint(paths, settings, {path: computed.texts[path] for path in writable})
-    notes.extend(_unfixable(_plan(result, unsafe)[1]))
+    notes.extend(computed.unfixable(result, unsafe))
     diagnostics = sorted(result.diagnostics + notes, key=Diagnostic.sort_key)
     return Outcome(result, diagnostics, fixed, computed.changes(writable))
 
@@ -123,13 +133,13 @@ def _compute(paths: list[str], settings: Settings, unsafe: bool) -> _Computed:
     for _ in range(MAX_ROUNDS):
         if not _apply_round(computed, unsafe):
             return computed
-        computed.result = lint(paths, settings, computed.texts)
+        computed.result, computed.unavailable = lint(paths, settings, computed.texts), None
     print(f"mnemolint: fixes still changed files after {MAX_ROUNDS} rounds; stopped there", file=sys.stderr)
     return computed
 
 
 def _apply_round(computed: _Computed, unsafe: bool) -> bool:
-    targets, _ = _plan(computed.result, unsafe)
+    targets, computed.unavailable = _plan(computed.result, unsafe)
     changed = False
     for path, (text, fixes) in targets.items():
         new, applied = apply_edits(text or "", [edits for _, edits in fixes])
