@@ -88,7 +88,11 @@ class Budget:
         return True
 
     def __str__(self) -> str:
-        return f"the index's budget of {self.max_lines} lines / {self.max_chars:,} characters"
+        return describe_budget(self.max_lines, self.max_chars)
+
+
+def describe_budget(max_lines: int, max_chars: int) -> str:
+    return f"the index's budget of {max_lines} lines / {max_chars:,} characters"
 
 
 def order(topic: Document) -> tuple[int, str]:
@@ -150,7 +154,8 @@ def report(index: Index, memdir: MemoryDir, options: dict) -> list[Diagnostic]:
     if index.left_out:
         names = ", ".join(f"`{topic.rel}`" for topic in index.left_out)
         message = (
-            f"Left out of the generated index for want of room in {Budget('', '', options)}: "
+            f"Left out of the generated index for want of room in "
+            f"{describe_budget(options['index-target-lines'], options['index-target-chars'])}: "
             f"{plural(len(index.left_out), 'topic')}, {names}. Merge or drop topics, or shorten their descriptions."
         )
         found.append(_finding("MEM105", memdir.index_path, message))
