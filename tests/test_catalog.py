@@ -15,8 +15,8 @@ import pytest
 from conftest import codes, run_lint
 
 from mnemolint.catalog import catalog_dir
-from mnemolint.frontmatter import split_and_parse
-from mnemolint.reporters.text_format import location
+from mnemolint.parse.frontmatter import split_and_parse
+from mnemolint.report.text_format import location
 from mnemolint.rules import BY_CODE, RULES
 
 SECTIONS = ("## What it finds", "## Why it matters", "## Bad example", "## Good example", "## Fix", "## Options")

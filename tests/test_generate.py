@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 from conftest import write_tree
 
-from mnemolint import generate
+from mnemolint.fix import generate
 from mnemolint.config import load_settings
-from mnemolint.discovery import discover
-from mnemolint.index_lines import classify
-from mnemolint.memdir import MemoryDir
-from mnemolint.textutil import js_trim, utf16_len
+from mnemolint.discover.walk import discover
+from mnemolint.parse.index_lines import classify
+from mnemolint.kinds.memory import MemoryDir
+from mnemolint.parse.textutil import js_trim, utf16_len
 
 MEM = ".claude/projects/p/memory"
 

@@ -8,7 +8,7 @@ import pytest
 from conftest import git, run_cli
 
 from mnemolint.model import ERROR, INFO, WARNING, Diagnostic, Hit
-from mnemolint.reporters.github_format import annotation, escape_data, escape_property
+from mnemolint.report.github_format import annotation, escape_data, escape_property
 
 
 def diagnostic(path: str, message: str = "Broken.", severity: str = ERROR, **where: int | None) -> Diagnostic:

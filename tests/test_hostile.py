@@ -145,7 +145,7 @@ def test_an_unreadable_path_is_nst002_and_the_run_goes_on(tmp_path: Path, target
 def test_a_file_that_vanishes_after_discovery_is_nst002(tmp_path: Path) -> None:
     """The read-error path without chmod (root reads any mode): the file goes between walk and read."""
     from mnemolint.config import load_settings
-    from mnemolint.discovery import discover
+    from mnemolint.discover.walk import discover
     from mnemolint.rules.files import memory_file_unreadable
 
     write_tree(tmp_path, {**INDEX, "memory/gone.md": "---\nname: gone\n---\n"})
@@ -190,7 +190,7 @@ def test_a_rule_that_crashes_is_reported_and_the_run_goes_on(tmp_path: Path, mon
     """A bug in one rule costs its own findings only; SARIF then says the run did not succeed."""
     from mnemolint.config import load_settings
     from mnemolint.engine import lint
-    from mnemolint.reporters.sarif_format import sarif
+    from mnemolint.report.sarif_format import sarif
     from mnemolint.rules.index import index_not_pointer
 
     def broken(*args: object) -> None:

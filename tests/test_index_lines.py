@@ -11,9 +11,9 @@ import time
 
 import pytest
 
-from mnemolint import index_lines as il
-from mnemolint.index_lines import classify, find_links, load_cut
-from mnemolint.textutil import js_trim, utf16_len, utf16_prefix_index
+from mnemolint.parse import index_lines as il
+from mnemolint.parse.index_lines import classify, find_links, load_cut
+from mnemolint.parse.textutil import js_trim, utf16_len, utf16_prefix_index
 
 MAX_LINES, MAX_CHARS = 200, 25_000
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from conftest import codes, only, run_lint
 
-from mnemolint import frontmatter as frontmatter_module
-from mnemolint.document import TOPIC, Document
-from mnemolint.frontmatter import split_and_parse
+from mnemolint.parse import frontmatter as frontmatter_module
+from mnemolint.parse.document import TOPIC, Document
+from mnemolint.parse.frontmatter import split_and_parse
 from mnemolint.options import defaults
 
 TOPIC_PATH = "memory/topic.md"

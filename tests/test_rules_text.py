@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from conftest import codes, only, run_lint
 
-from mnemolint.document import TOPIC, Document
+from mnemolint.parse.document import TOPIC, Document
 from mnemolint.model import Edit
 from mnemolint.options import defaults
 from mnemolint.rules.text import invalid_utf8

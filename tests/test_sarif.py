@@ -13,7 +13,7 @@ from jsonschema import Draft4Validator
 
 from mnemolint.catalog import body, page, rule_url
 from mnemolint.model import SAFE, Diagnostic, Edit, Fix, Hit
-from mnemolint.reporters.sarif_format import DESCRIPTION_MAX, clip, sarif
+from mnemolint.report.sarif_format import DESCRIPTION_MAX, clip, sarif
 from mnemolint.rules import RULES
 
 TOPIC = "---\nname: {0}\ndescription: {0} notes\ntype: project\n---\nBody.\n"

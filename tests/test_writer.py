@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from conftest import run_cli, write_tree
 
-from mnemolint import writer
+from mnemolint.fix import writer
 from mnemolint.cli import main
 
 MEM = ".claude/projects/p/memory"

@@ -44,7 +44,7 @@ def _codes(value: str) -> list[str]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from mnemolint.reporters import FORMATS
+    from mnemolint.report import FORMATS
 
     parser = _Parser(
         prog="mnemolint", description="Lint and fix AI-agent memory repositories.", formatter_class=_Formatter
@@ -140,7 +140,7 @@ def _use_color(args: argparse.Namespace, out: TextIO) -> bool:
 def _check(args: argparse.Namespace) -> int:
     from mnemolint.config import load_settings
     from mnemolint.model import severity_rank
-    from mnemolint.reporters import ReportOptions, writer
+    from mnemolint.report import ReportOptions, writer
 
     try:
         os.getcwd()
@@ -160,7 +160,7 @@ def _check(args: argparse.Namespace) -> int:
     out = sys.stdout
     fixed = None
     if args.fix or args.diff:  # the fixer, writer and generator are imported only here
-        from mnemolint.fixer import fix, unified_diff
+        from mnemolint.fix.fixer import fix, unified_diff
 
         outcome = fix(paths, settings, unsafe=args.unsafe_fixes, write=not args.diff)
         if args.diff:
@@ -175,7 +175,7 @@ def _check(args: argparse.Namespace) -> int:
         diagnostics = result.diagnostics
     files = sum(1 for document in result.tree.documents if result.tree.in_focus(document.path))
     if args.statistics:
-        from mnemolint.reporters.statistics import write_statistics
+        from mnemolint.report.statistics import write_statistics
 
         write_statistics(diagnostics, out, args.output_format == "json")
     else:
@@ -201,7 +201,7 @@ def _index(args: argparse.Namespace) -> int:
     from wcmatch import glob
 
     from mnemolint.config import load_settings
-    from mnemolint.memdir import INDEX_NAME
+    from mnemolint.kinds.memory import INDEX_NAME
 
     if args.force and not args.write:
         raise ConfigError("--force only goes with --write")
@@ -216,7 +216,7 @@ def _index(args: argparse.Namespace) -> int:
     settings.memory_dirs = [*settings.memory_dirs, glob.escape(rel)]
     index_path = os.path.join(directory, INDEX_NAME)
     if args.check:
-        from mnemolint.fixer import fix, unified_diff
+        from mnemolint.fix.fixer import fix, unified_diff
 
         change = fix([directory], settings, write=False).changes.get(index_path)
         if change is not None:
@@ -226,11 +226,11 @@ def _index(args: argparse.Namespace) -> int:
 
 
 def _generate_index(directory: str, settings: Settings, write: bool, force: bool) -> int:
-    from mnemolint import generate, writer
-    from mnemolint.discovery import discover
-    from mnemolint.reporters import ReportOptions, display_path
-    from mnemolint.reporters import writer as reporter
-    from mnemolint.textutil import dominant_eol
+    from mnemolint.fix import generate, writer
+    from mnemolint.discover.walk import discover
+    from mnemolint.report import ReportOptions, display_path
+    from mnemolint.report import writer as reporter
+    from mnemolint.parse.textutil import dominant_eol
 
     memdir = next(memdir for memdir in discover([directory], settings).memdirs if memdir.path == directory)
     existing = memdir.index

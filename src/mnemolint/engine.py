@@ -13,11 +13,11 @@ from collections.abc import Iterable
 
 from mnemolint import parallel
 from mnemolint.config import Settings
-from mnemolint.discovery import Tree, discover
-from mnemolint.document import INDEX as INDEX_KIND
-from mnemolint.document import TOPIC as TOPIC_KIND
-from mnemolint.document import Document
-from mnemolint.memdir import INDEX_NAME
+from mnemolint.discover.walk import Tree, discover
+from mnemolint.parse.document import INDEX as INDEX_KIND
+from mnemolint.parse.document import TOPIC as TOPIC_KIND
+from mnemolint.parse.document import Document
+from mnemolint.kinds.memory import INDEX_NAME
 from mnemolint.model import Diagnostic, Hit
 from mnemolint.rules import RULES, base
 from mnemolint.rules.base import Rule

@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Callable
 
-from mnemolint.document import Document
+from mnemolint.parse.document import Document
 from mnemolint.model import Diagnostic
 
 MIN_DOCUMENTS = 1500  # below this, starting a worker costs more than it saves

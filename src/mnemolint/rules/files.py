@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from mnemolint.discovery import Tree
-from mnemolint.document import UNREADABLE, Document
+from mnemolint.discover.walk import Tree
+from mnemolint.parse.document import UNREADABLE, Document
 from mnemolint.model import ERROR, Hit
 from mnemolint.rules.base import DOCUMENT, TREE, rule
 

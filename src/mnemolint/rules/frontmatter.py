@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from mnemolint import frontmatter as fm
-from mnemolint.document import INDEX, Document
+from mnemolint.parse import frontmatter as fm
+from mnemolint.parse.document import INDEX, Document
 from mnemolint.model import ERROR, WARNING, Hit
 from mnemolint.rules.base import DOCUMENT, rule
 

@@ -10,13 +10,13 @@ import re
 from collections.abc import Callable, Iterator
 from functools import partial
 
-from mnemolint import index_lines as il
-from mnemolint.document import Document
-from mnemolint.memdir import ABSOLUTE, ESCAPES, MISSING, URL, MemoryDir
+from mnemolint.parse import index_lines as il
+from mnemolint.parse.document import Document
+from mnemolint.kinds.memory import ABSOLUTE, ESCAPES, MISSING, URL, MemoryDir
 from mnemolint.model import ERROR, INFO, SAFE, UNSAFE, WARNING, Edit, Fix, Hit
 from mnemolint.rules.base import MEMDIR, ON_DIR, ON_TOPICS, rule
 from mnemolint.rules.topic import unindexable
-from mnemolint.textutil import js_lstrip_count, js_trim, shorten, utf16_len, utf16_prefix_index
+from mnemolint.parse.textutil import js_lstrip_count, js_trim, shorten, utf16_len, utf16_prefix_index
 
 
 def _advice(options: dict) -> str:
@@ -123,7 +123,7 @@ def _regenerate(memdir: MemoryDir, line: il.IndexLine, rel: str | None, options:
 
 
 def _replacement(memdir: MemoryDir, number: int, topic: Document, options: dict) -> tuple[Edit, ...] | str:
-    from mnemolint import generate
+    from mnemolint.fix import generate
 
     return generate.replacement(memdir, number, topic, options)
 
@@ -134,7 +134,7 @@ def _appender(memdir: MemoryDir, options: dict) -> Callable[[Document], tuple[Ed
 
     def append(topic: Document) -> tuple[Edit, ...] | str:
         if not made:
-            from mnemolint.generate import Appender
+            from mnemolint.fix.generate import Appender
 
             made.append(Appender(memdir, options))
         return made[0].edits_for(topic)
@@ -143,7 +143,7 @@ def _appender(memdir: MemoryDir, options: dict) -> Callable[[Document], tuple[Ed
 
 
 def _new_index(memdir: MemoryDir, options: dict) -> tuple[Edit, ...] | str:
-    from mnemolint import generate
+    from mnemolint.fix import generate
 
     return generate.create(memdir, options)
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from mnemolint.document import BOM, Document
+from mnemolint.parse.document import BOM, Document
 from mnemolint.model import ERROR, SAFE, WARNING, Edit, Fix, Hit
 from mnemolint.rules.base import DOCUMENT, rule
-from mnemolint.textutil import dominant_eol
+from mnemolint.parse.textutil import dominant_eol
 
 
 @rule(

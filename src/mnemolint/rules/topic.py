@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from mnemolint import frontmatter as fm
-from mnemolint.document import Document
+from mnemolint.parse import frontmatter as fm
+from mnemolint.parse.document import Document
 from mnemolint.model import ERROR, WARNING, Hit
 from mnemolint.rules.base import TOPIC, rule
-from mnemolint.textutil import utf16_len
+from mnemolint.parse.textutil import utf16_len
 
 TYPES = ("user", "feedback", "project", "reference")
 _ONE_THING = "One file, one thing: summarise instead of appending, and split different things into their own files."

@@ -6,7 +6,7 @@ import json
 
 from mnemolint.catalog import rule_url
 from mnemolint.model import Diagnostic
-from mnemolint.reporters import ReportOptions, display_path
+from mnemolint.report import ReportOptions, display_path
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from urllib.parse import quote
 from mnemolint import __version__
 from mnemolint.catalog import REPOSITORY, body, page, rule_url, sections
 from mnemolint.model import ERROR, INFO, WARNING, Diagnostic, Fix
-from mnemolint.reporters import ReportOptions, relative_to, repository_root
+from mnemolint.report import ReportOptions, relative_to, repository_root
 from mnemolint.rules import RULES
 from mnemolint.rules.base import Rule
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from mnemolint.textutil import js_lstrip_count, js_trim, utf16_len, utf16_prefix_index
+from mnemolint.parse.textutil import js_lstrip_count, js_trim, utf16_len, utf16_prefix_index
 
 BLANK = "blank"
 HEADING = "heading"

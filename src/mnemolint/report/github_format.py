@@ -9,8 +9,8 @@ relative to the repository root, as GitHub resolves them. Escaping follows the r
 from __future__ import annotations
 
 from mnemolint.model import ERROR, INFO, WARNING, Diagnostic
-from mnemolint.reporters import ReportOptions, relative_to, repository_root
-from mnemolint.reporters.text_format import summary
+from mnemolint.report import ReportOptions, relative_to, repository_root
+from mnemolint.report.text_format import summary
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:

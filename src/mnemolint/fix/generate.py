@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import posixpath
 
-from mnemolint.document import BOM, Document
-from mnemolint.index_lines import classify
-from mnemolint.memdir import MemoryDir
+from mnemolint.parse.document import BOM, Document
+from mnemolint.parse.index_lines import classify
+from mnemolint.kinds.memory import MemoryDir
 from mnemolint.model import Diagnostic, Edit, Hit
 from mnemolint.rules import BY_CODE
 from mnemolint.rules.topic import SKIPPED, unindexable
-from mnemolint.textutil import dominant_eol, js_lstrip_count, js_trim, plural, utf16_len, utf16_prefix_index
+from mnemolint.parse.textutil import dominant_eol, js_lstrip_count, js_trim, plural, utf16_len, utf16_prefix_index
 
 TYPES = ("user", "feedback", "project", "reference")  # generation order; untyped topics come last
 SEPARATOR = " — "

@@ -10,8 +10,8 @@ import os
 import posixpath
 import re
 
-from mnemolint.document import Document
-from mnemolint.index_lines import IndexLine, LoadCut, classify, load_cut
+from mnemolint.parse.document import Document
+from mnemolint.parse.index_lines import IndexLine, LoadCut, classify, load_cut
 
 INDEX_NAME = "MEMORY.md"
 

@@ -16,8 +16,8 @@ import os
 import stat
 
 from mnemolint.config import ConfigError, Settings
-from mnemolint.document import INDEX, TOPIC, Document
-from mnemolint.memdir import INDEX_NAME, MemoryDir
+from mnemolint.parse.document import INDEX, TOPIC, Document
+from mnemolint.kinds.memory import INDEX_NAME, MemoryDir
 
 DEFAULT_EXCLUDES = frozenset(
     {

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import os
 
-from mnemolint import suppress
-from mnemolint.frontmatter import FrontMatter, split_and_parse
-from mnemolint.textutil import js_trim
+from mnemolint.parse import suppress
+from mnemolint.parse.frontmatter import FrontMatter, split_and_parse
+from mnemolint.parse.textutil import js_trim
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
-    from mnemolint.memdir import MemoryDir
+    from mnemolint.kinds.memory import MemoryDir
 
 INDEX = "index"
 TOPIC = "topic"

@@ -67,5 +67,5 @@ def relative_to(path: str, root: str) -> str | None:
 
 
 def writer(name: str) -> Callable[[list[Diagnostic], TextIO, ReportOptions], None]:
-    module = importlib.import_module(f"mnemolint.reporters.{name}_format")
+    module = importlib.import_module(f"mnemolint.report.{name}_format")
     return module.write

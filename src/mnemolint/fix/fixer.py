@@ -14,7 +14,7 @@ import os
 import sys
 from bisect import bisect_left, insort
 
-from mnemolint import writer
+from mnemolint.fix import writer
 from mnemolint.config import Settings
 from mnemolint.engine import Result, lint
 from mnemolint.model import ERROR, UNSAFE, Diagnostic, Edit, Hit, severity_rank
@@ -245,7 +245,7 @@ def unified_diff(changes: dict[str, tuple[str | None, str]]) -> str:
     """`git diff`-style text of `changes`, paths relative to the current directory."""
     import difflib
 
-    from mnemolint.reporters import display_path
+    from mnemolint.report import display_path
 
     out = []
     for path in sorted(changes):

@@ -1,0 +1,1 @@
+"""The fix path: apply fixes in memory (`fixer`), generate index lines (`generate`), write (`writer`)."""

@@ -1,0 +1,1 @@
+"""Kinds of file mnemolint lints, and the containers (memory dirs) that hold them."""
