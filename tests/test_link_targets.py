@@ -1,6 +1,8 @@
 """Where an index link points (issue 7, "safe fixes delete human lines"): a target is missing only
 when no name it may stand for is there, and one that cannot be examined is never missing.
 
+The scanner that finds the links is linear, even on a hostile line of megabytes ("hangs").
+
 A destination is read as written first (a file may be called `ideas&notes.md` or `a%20b.md`),
 then as CommonMark reads it (backslash escapes, entity and numeric references), then
 percent-decoded as a browser or an agent opens it. Every case is a real memory dir in a temporary
@@ -15,11 +17,16 @@ import json
 import os
 import shutil
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
 from conftest import run_cli, write_tree
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
+from mnemolint import index_lines as il
+from mnemolint.index_lines import find_links
 from mnemolint.memdir import ESCAPES, MISSING, UNKNOWN, MemoryDir
 
 MEM = ".claude/projects/p/memory"  # a memory dir by its location
@@ -235,3 +242,76 @@ def test_an_unsearchable_directory_keeps_its_topics_lines(shared_dir: Path) -> N
     assert "NST002" in output and "MEM104" not in output and "Traceback" not in output, output
     assert code == 1  # NST002 remains
     assert (root / INDEX).read_text(encoding="utf-8") == index.replace("- [G](gone.md) — gone\n", "")
+
+
+# --- the link scanner is linear ------------------------------------------------------------------
+
+# The pieces a hostile line is made of: every character the scanner looks for, and its pairs.
+TOKENS = ["[", "]", "(", ")", "](", "](<", "<", ">", "\\", "`", "``", "<!--", "-->", " ", "a", '"', "[a](b)"]
+
+
+def _reference_links(text: str) -> list[tuple[int, int]]:
+    """The scan spelled out with plain searches (quadratic): the columns `find_links` must give."""
+    masked = il._mask(text, False)[0]
+    closing = il._matching_parens(masked)
+    spans: list[tuple[int, int]] = []
+    position = floor = 0
+    while (middle := masked.find("](", position)) >= 0:
+        position = middle + 2
+        if masked.startswith("<", middle + 2):
+            angle = masked.find(">", middle + 2)
+            close = masked.find(")", angle) if angle >= 0 else -1
+        else:
+            close = closing.get(middle + 1, -1)
+        opening = masked.rfind("[", max(floor, middle - il._MAX_TITLE), middle)
+        if close >= 0 and opening >= 0:
+            spans.append((opening + 1, close + 2))
+            position = floor = close + 1
+    return spans
+
+
+@given(st.lists(st.sampled_from(TOKENS), max_size=40).map("".join))
+@example("[a](b)](c)")
+@example("[t](<a>) [u](<b)")
+@settings(max_examples=300, deadline=None)
+def test_find_links_finds_what_the_plain_scan_finds(text: str) -> None:
+    assert [(link.column, link.end_column) for link in find_links(text)] == _reference_links(text)
+
+
+def test_a_bracket_that_opened_a_link_opens_no_other() -> None:
+    """Links do not nest (CommonMark): `](b.md)` after a link is text, and no title holds a link."""
+    assert [link.target for link in find_links("- [a](a.md)](b.md)")] == ["a.md"]
+    assert [(link.title, link.target) for link in find_links("[a](a.md) [b](b.md)")] == [("a", "a.md"), ("b", "b.md")]
+
+
+MEGABYTE = 1_000_000
+
+
+@given(st.lists(st.sampled_from(TOKENS), min_size=1, max_size=6).map("".join))
+@example("](<")  # each `](<` searched the rest of the line for a `>`
+@example("](<>")  # and then for a `)`
+@example("[a](b)](b)")  # a `[` reused by the links after it: titles of up to 1,000 characters each
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_find_links_is_linear_on_adversarial_1_mb_lines(unit: str) -> None:
+    line = (unit * (MEGABYTE // len(unit) + 1))[:MEGABYTE]
+    start = time.perf_counter()
+    links = find_links(line)
+    elapsed = time.perf_counter() - start
+    assert elapsed < 1.5, f"{elapsed:.1f} s on {unit!r} × {MEGABYTE // len(unit):,}"
+    # Titles and targets lie in spans that do not overlap: what the links hold is at most the line.
+    assert all(before.end_column <= after.column for before, after in zip(links, links[1:]))
+
+
+def test_a_2_mb_line_of_angle_destinations_is_checked_in_linear_time(tree) -> None:
+    """The `](<` reproduction: each `](<` searched the rest of the line for its `>` (11.5 s)."""
+    line = "- [A]" + "](<" * 698_000  # just under max-file-bytes, so the index is read
+    root = tree({INDEX: line + "\n"})
+    start = time.perf_counter()
+    assert find_links(line) == []
+    assert time.perf_counter() - start < 1
+    start = time.perf_counter()
+    result = run_cli("check", "--output-format", "json", cwd=root)
+    elapsed = time.perf_counter() - start
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert {item["code"] for item in json.loads(result.stdout)} >= {"MEM101", "MEM103"}
+    assert elapsed < 5, f"{elapsed:.1f} s"
