@@ -43,7 +43,18 @@ class MemoryDir:
     """`index_link` is set when `MEMORY.md` is a symlink that was not followed (dangling, or out of
     the linted tree): then `index` is None although the agent may well have an index."""
 
-    __slots__ = ("path", "index", "index_link", "topics", "reader", "_lines", "_topic_by_rel", "_exists_cache", "_cuts")
+    __slots__ = (
+        "path",
+        "index",
+        "index_link",
+        "topics",
+        "reader",
+        "_lines",
+        "_topic_by_rel",
+        "_resolved",
+        "_exists_cache",
+        "_cuts",
+    )
 
     def __init__(self, path: str, index: Document | None, topics: list[Document]) -> None:
         self.path = path
@@ -53,7 +64,8 @@ class MemoryDir:
         self.reader = "wave" if f"{os.sep}.wave{os.sep}" in path + os.sep else "claude"
         self._lines: list[IndexLine] | None = None
         self._topic_by_rel: dict[str, Document] | None = None
-        self._exists_cache: dict[str, bool] = {}
+        self._resolved: dict[str, Resolved | None] = {}  # every index rule asks for the same targets
+        self._exists_cache: dict[str, bool | None] = {}
         self._cuts: dict[tuple[int, int], LoadCut] = {}
 
     @property
@@ -99,6 +111,11 @@ class MemoryDir:
 
     def resolve(self, target: str) -> Resolved | None:
         """Resolve a link target against the memory dir; None for in-page anchors and empty links."""
+        if target not in self._resolved:
+            self._resolved[target] = self._resolve(target)
+        return self._resolved[target]
+
+    def _resolve(self, target: str) -> Resolved | None:
         if not target or target.startswith("#"):
             return None
         if target.startswith("//") or (_SCHEME.match(target) and not _DRIVE.match(target)):
