@@ -99,25 +99,30 @@ def find_links(text: str) -> list[Link]:
 def _links(text: str, in_comment: bool) -> tuple[list[Link], bool]:
     """The links of a line that starts inside an HTML comment or not; and whether one is open at its end.
 
-    Linear: each `](` looks back a bounded way for its `[`, and parentheses are matched in one pass.
+    Linear: each `](` takes the last `[` before it (tracked as the scan goes, at most `_MAX_TITLE`
+    back and never inside the link before: links do not nest), parentheses are matched in one pass,
+    and a `<…>` destination's `>` and `)` are looked up by searches that only move forward.
     """
     text, in_comment = _mask(text, in_comment)
     links: list[Link] = []
     closing: dict[int, int] | None = None
-    position = 0
+    angle, after_angle = _Forward(text, ">"), _Forward(text, ")")
+    bracket, scanned, floor, position = -1, 0, 0, 0
     while True:
         middle = text.find("](", position)
         if middle < 0:
             return links, in_comment
         position = middle + 2
-        if closing is None:
-            closing = _matching_parens(text)
-        close = closing.get(middle + 1, -1)
+        found = text.rfind("[", scanned, middle)
+        bracket, scanned = (found if found >= 0 else bracket), middle
         if text.startswith("<", middle + 2):  # `<…>` destination: its own `)` after the `>`
-            angle = text.find(">", middle + 2)
-            close = text.find(")", angle) if angle >= 0 else -1
-        opening = text.rfind("[", max(0, middle - _MAX_TITLE), middle)
-        if close < 0 or opening < 0:
+            gt = angle.find(middle + 2)
+            close = after_angle.find(gt) if gt >= 0 else -1
+        else:
+            if closing is None:
+                closing = _matching_parens(text)
+            close = closing.get(middle + 1, -1)
+        if close < 0 or bracket < max(floor, middle - _MAX_TITLE):
             continue
         target = text[middle + 2 : close].strip()
         if target.startswith("<") and ">" in target:
@@ -127,8 +132,24 @@ def _links(text: str, in_comment: bool) -> tuple[list[Link], bool]:
             if _TITLE.fullmatch(rest.strip()):  # [t](file.md "title")
                 target = path
             # else `[t](my file.md)`: not CommonMark, but what the agent reads is the whole name
-        links.append(Link(text[opening + 1 : middle], target, opening + 1, close + 2))
-        position = close + 1
+        links.append(Link(text[bracket + 1 : middle], target, bracket + 1, close + 2))
+        position = floor = close + 1
+
+
+class _Forward:
+    """`str.find` of one character for start points that never move back: linear over all calls."""
+
+    __slots__ = ("text", "char", "at")
+
+    def __init__(self, text: str, char: str) -> None:
+        self.text = text
+        self.char = char
+        self.at = -2  # nothing searched yet; -1: none left
+
+    def find(self, start: int) -> int:
+        if self.at != -1 and self.at < start:
+            self.at = self.text.find(self.char, start)
+        return self.at
 
 
 def _matching_parens(text: str) -> dict[int, int]:

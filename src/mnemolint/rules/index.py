@@ -12,7 +12,7 @@ from functools import partial
 
 from mnemolint.parse import index_lines as il
 from mnemolint.parse.document import Document
-from mnemolint.kinds.memory import ABSOLUTE, ESCAPES, MISSING, URL, MemoryDir
+from mnemolint.kinds.memory import ABSOLUTE, ESCAPES, MISSING, UNKNOWN, URL, MemoryDir
 from mnemolint.model import ERROR, INFO, SAFE, UNSAFE, WARNING, Edit, Fix, Hit
 from mnemolint.rules.base import MEMDIR, ON_DIR, ON_TOPICS, rule
 from mnemolint.rules.topic import unindexable
@@ -213,8 +213,8 @@ def index_broken_link(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     for line in memdir.lines:
         for link in line.links:
             resolved = memdir.resolve(link.target)
-            if resolved is None or resolved.problem is None:
-                continue
+            if resolved is None or resolved.problem in (None, UNKNOWN):
+                continue  # a target that cannot be examined (say, an unsearchable dir) may well be there
             if resolved.problem not in _BROKEN_ANYWHERE and not line.entry:
                 continue
             message = _BROKEN.get(
