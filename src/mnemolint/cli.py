@@ -90,6 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    _tolerant_streams()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -104,13 +105,23 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     except ConfigError as error:
-        print(f"mnemolint: error: {error}", file=sys.stderr)
+        from mnemolint.parse.textutil import visible
+
+        print(f"mnemolint: error: {visible(str(error))}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         sys.stderr.close()  # the reader went away (`| head`): nothing left to say
         return EXIT_CLEAN
+
+
+def _tolerant_streams() -> None:
+    """A character the output's encoding lacks (PYTHONIOENCODING=ascii) prints as its escape, not a traceback."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
 
 
 def entry() -> None:
@@ -254,7 +265,9 @@ def _generate_index(directory: str, settings: Settings, write: bool, force: bool
     try:
         writer.publish(memdir.index_path, text, expected, directory)
     except writer.NotWritten as error:
-        print(f"mnemolint: {name} not written: {error}", file=sys.stderr)
+        from mnemolint.parse.textutil import visible
+
+        print(f"mnemolint: {name} not written: {visible(str(error))}", file=sys.stderr)
         return EXIT_FINDINGS
     return EXIT_CLEAN
 

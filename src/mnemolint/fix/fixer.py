@@ -242,9 +242,16 @@ def _note(finding: Diagnostic, path: str, message: str, severity: str) -> Diagno
 
 
 def unified_diff(changes: dict[str, tuple[str | None, str]]) -> str:
-    """`git diff`-style text of `changes`, paths relative to the current directory."""
+    """`git diff`-style text of `changes`, paths relative to the current directory.
+
+    The diff is made of the real lines; each line is then printed from the redacted text
+    (`redact.redact` keeps lines), so a change next to a credential shows without showing it, and
+    with its control characters escaped (tabs and line endings kept, so a plain file's diff still
+    applies).
+    """
     import difflib
 
+    from mnemolint.redact import redact
     from mnemolint.report import display_path
 
     out = []
@@ -252,9 +259,30 @@ def unified_diff(changes: dict[str, tuple[str | None, str]]) -> str:
         before, after = changes[path]
         name = display_path(path)
         source = "/dev/null" if before is None else f"a/{name}"
-        for line in difflib.unified_diff(_lines(before or ""), _lines(after), source, f"b/{name}"):
+        shown = {"-": _lines(redact(before or "")), "+": _lines(redact(after))}
+        at = {"-": 0, "+": 0}  # the next line of each side
+        lines = difflib.unified_diff(_lines(before or ""), _lines(after), source, f"b/{name}")
+        out += [next(lines, ""), next(lines, "")]  # the `---` and `+++` lines
+        for line in lines:
+            if line.startswith("@@"):
+                for side, start in zip("-+", line.split()[1:3]):
+                    at[side] = max(int(start[1:].partition(",")[0]) - 1, 0)
+            else:
+                sides = "-+" if line[0] == " " else line[0]
+                line = line[0] + _printable(shown[sides[0]][at[sides[0]]])
+                for side in sides:
+                    at[side] += 1
             out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
     return "".join(out)
+
+
+def _printable(line: str) -> str:
+    """A file's line for the terminal: control characters escaped but its tabs and its ending."""
+    from mnemolint.parse.textutil import visible
+
+    body = line.rstrip("\n")
+    body = body[:-1] if body.endswith("\r") else body
+    return visible(body, keep="\t") + line[len(body) :]
 
 
 def _lines(text: str) -> list[str]:

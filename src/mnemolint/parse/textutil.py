@@ -58,6 +58,51 @@ def shorten(text: str, limit: int = 80) -> str:
     return text[:cut] + ("…" if cut < len(text) else "")
 
 
+def quote(text: str, limit: int = 80) -> str:
+    """A value as a finding quotes it: credential-shaped text masked (before the cut, which could
+    leave a token unrecognisable but still readable), then `shorten`ed."""
+    from mnemolint.redact import redact
+
+    return shorten(redact(text), limit)
+
+
+# What a terminal, a log viewer or a CI runner could act on or hide: C0 controls (tab and newline
+# too, since each output line is one record), DEL, C1 controls, the Unicode line and paragraph
+# separators and the bidirectional embeddings, overrides and isolates ("Trojan Source"). Lone
+# surrogates are the bytes of a file name that is not UTF-8, decoded with surrogateescape.
+_INVISIBLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def visible(text: str, keep: str = "") -> str:
+    """`text` safe to print in any output format: each control character, and each byte of a name
+    that is not UTF-8, written as its escape (`\\n`, `\\x1b`, `\\xff`, `\\u2028`), never dropped.
+
+    Backslashes are left as they are, so an escape and a name spelled with a backslash read alike;
+    neither can move the cursor, end a line or start a workflow command. Characters in `keep`
+    stay as they are (a diff keeps a file's tabs).
+    """
+    if text.isprintable():  # the common case, in C
+        return text
+    return _INVISIBLE.sub(lambda match: _escape(match.group(), keep), text)
+
+
+def _escape(char: str, keep: str) -> str:
+    code = ord(char)
+    if char in keep:
+        return char
+    if char in _NAMED:
+        return _NAMED[char]
+    if 0xDC80 <= code <= 0xDCFF:  # surrogateescape: the undecodable byte itself
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def undecodable(text: str) -> bool:
+    """Whether `text` (a file name) holds bytes that are not UTF-8, kept as lone surrogates."""
+    return not text.isascii() and any("\ud800" <= char <= "\udfff" for char in text)
+
+
 def plural(count: int, word: str, many: str | None = None) -> str:
     """`1 line`, `3 lines`, with thousands separators."""
     return f"{count:,} {word if count == 1 else (many or word + 's')}"

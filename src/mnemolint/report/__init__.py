@@ -1,4 +1,10 @@
-"""Output formats. A reporter is one module with `write(diagnostics, out, options)`."""
+"""Output formats. A reporter is one module with `write(diagnostics, out, options)`.
+
+Every reporter is reached through `writer`, which first makes each message printable (`shown`);
+paths are made printable where each format spells them (`display_path`, or percent-encoded in
+SARIF URIs), so no file name or quoted value can end a line, forge a workflow command or send a
+terminal escape.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +13,7 @@ import os
 from collections.abc import Callable
 
 from mnemolint.model import Diagnostic
+from mnemolint.parse.textutil import visible
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -28,7 +35,8 @@ class ReportOptions:
 
 
 def display_path(path: str) -> str:
-    """Relative to the current directory, with `/` separators, as every format shows paths."""
+    """Relative to the current directory, with `/` separators and control characters escaped, as
+    every format but SARIF shows paths."""
     cwd = os.getcwd()
     if path.startswith(cwd) and path[len(cwd) : len(cwd) + 1] == os.sep:
         rel = path[len(cwd) + 1 :]
@@ -37,7 +45,18 @@ def display_path(path: str) -> str:
             rel = os.path.relpath(path, cwd)
         except ValueError:  # another drive on Windows
             rel = path
-    return rel.replace(os.sep, "/")
+    return visible(rel.replace(os.sep, "/"))
+
+
+def unicode_out(out: TextIO) -> bool:
+    """Whether `out` can take any character: JSON formats fall back to `\\u` escapes when it cannot
+    (PYTHONIOENCODING=ascii, a Latin-1 terminal), instead of failing on the first `é`."""
+    import codecs
+
+    try:
+        return codecs.lookup(getattr(out, "encoding", None) or "utf-8").name.startswith("utf")
+    except LookupError:
+        return False
 
 
 def repository_root() -> str:
@@ -66,6 +85,21 @@ def relative_to(path: str, root: str) -> str | None:
     return rel.replace(os.sep, "/")
 
 
+def shown(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """The findings with their messages (and their fixes' messages) escaped for printing, in place:
+    reporting is the last use of a finding's text, and escaping twice changes nothing."""
+    for diagnostic in diagnostics:
+        diagnostic.message = visible(diagnostic.message)
+        if diagnostic.fix is not None:
+            diagnostic.fix.message = visible(diagnostic.fix.message)
+    return diagnostics
+
+
 def writer(name: str) -> Callable[[list[Diagnostic], TextIO, ReportOptions], None]:
-    module = importlib.import_module(f"mnemolint.report.{name}_format")
-    return module.write
+    """The format's `write`, behind `shown`."""
+    write = importlib.import_module(f"mnemolint.report.{name}_format").write
+
+    def write_shown(diagnostics: list[Diagnostic], out: TextIO, options: ReportOptions) -> None:
+        write(shown(diagnostics), out, options)
+
+    return write_shown

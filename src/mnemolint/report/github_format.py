@@ -2,8 +2,11 @@
 
 `::error file=…,line=…,col=…,endLine=…,endColumn=…,title=CODE name::message`, with `warning` and
 `notice` for the other severities; the default format when `GITHUB_ACTIONS=true`. Paths are
-relative to the repository root, as GitHub resolves them. Escaping follows the runner's rules:
-`%`, CR and LF in the message; additionally `:` and `,` in properties, which delimit them.
+relative to the repository root, as GitHub resolves them. Escaping follows the runner's rules
+(`escapeData` and `escapeProperty` in actions/toolkit): `%`, CR and LF in the message;
+additionally `:` and `,` in properties, which delimit them. Messages and paths arrive with their
+control characters already escaped (`\\n`, `\\x1b`: see `reporters.shown`), so no line of the log
+can be made to start a command of its own.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 from mnemolint.model import ERROR, INFO, WARNING, Diagnostic
 from mnemolint.report import ReportOptions, relative_to, repository_root
 from mnemolint.report.text_format import summary
+from mnemolint.parse.textutil import visible
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -29,7 +33,7 @@ def escape_property(text: str) -> str:
 
 def annotation(diagnostic: Diagnostic, root: str) -> str:
     """One workflow command. Columns only on a one-line span: GitHub drops them across lines."""
-    properties: list[tuple[str, object]] = [("file", relative_to(diagnostic.path, root) or diagnostic.path)]
+    properties: list[tuple[str, object]] = [("file", visible(relative_to(diagnostic.path, root) or diagnostic.path))]
     if diagnostic.line is not None:
         one_line = diagnostic.end_line in (None, diagnostic.line)
         properties.append(("line", diagnostic.line))

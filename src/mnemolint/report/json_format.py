@@ -6,7 +6,7 @@ import json
 
 from mnemolint.catalog import rule_url
 from mnemolint.model import Diagnostic
-from mnemolint.report import ReportOptions, display_path
+from mnemolint.report import ReportOptions, display_path, unicode_out
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -31,5 +31,5 @@ def as_dict(diagnostic: Diagnostic) -> dict:
 
 
 def write(diagnostics: list[Diagnostic], out: TextIO, options: ReportOptions) -> None:
-    json.dump([as_dict(diagnostic) for diagnostic in diagnostics], out, indent=2, ensure_ascii=False)
+    json.dump([as_dict(diagnostic) for diagnostic in diagnostics], out, indent=2, ensure_ascii=not unicode_out(out))
     out.write("\n")

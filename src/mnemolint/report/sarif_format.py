@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from urllib.parse import quote
 
 from mnemolint import __version__
 from mnemolint.catalog import REPOSITORY, body, page, rule_url, sections
 from mnemolint.model import ERROR, INFO, WARNING, Diagnostic, Fix
-from mnemolint.report import ReportOptions, relative_to, repository_root
+from mnemolint.redact import find_secrets, redact
+from mnemolint.report import ReportOptions, relative_to, repository_root, unicode_out
 from mnemolint.rules import RULES
 from mnemolint.rules.base import Rule
 
@@ -55,7 +57,8 @@ HASH_MESSAGE_NOT_LINE = ("SEC",)
 
 
 def write(diagnostics: list[Diagnostic], out: TextIO, options: ReportOptions) -> None:
-    json.dump(sarif(diagnostics, repository_root(), options.successful), out, indent=2, ensure_ascii=False)
+    document = sarif(diagnostics, repository_root(), options.successful)
+    json.dump(document, out, indent=2, ensure_ascii=not unicode_out(out))
     out.write("\n")
 
 
@@ -159,7 +162,9 @@ def _result(diagnostic: Diagnostic, rule_index: dict[str, int], root: str, finge
         "partialFingerprints": {FINGERPRINT: fingerprints.key(diagnostic, artifact["uri"])},
     }
     fix = diagnostic.fix
-    if fix is not None and fix.edits:  # a fix that generates index lines computes its edits only when applied
+    # A fix that generates index lines computes its edits only when applied; one that would insert
+    # credential-shaped text is left to `--fix`, as the log must not carry it.
+    if fix is not None and fix.edits and not any(find_secrets(edit.content) for edit in fix.edits):
         result["fixes"] = [_fix(fix, _artifact(fix.path or diagnostic.path, root))]
     return result
 
@@ -198,7 +203,7 @@ def _artifact(path: str, root: str) -> dict:
         from pathlib import Path
 
         return {"uri": Path(path).as_uri()}
-    return {"uri": quote(rel, safe="/!$&'()*+,;=@"), "uriBaseId": SRCROOT}
+    return {"uri": quote(os.fsencode(rel), safe="/!$&'()*+,;=@"), "uriBaseId": SRCROOT}
 
 
 class _Fingerprints:
@@ -219,7 +224,7 @@ class _Fingerprints:
         elif diagnostic.line is None:
             anchor = "<whole file>"
         else:
-            anchor = "line:" + self._line(diagnostic.path, diagnostic.line)
+            anchor = "line:" + redact(self._line(diagnostic.path, diagnostic.line))
         digest = hashlib.sha256(f"{diagnostic.code}\0{path}\0{anchor}".encode("utf-8", "surrogatepass")).hexdigest()
         digest = digest[:32]
         self._seen[digest] = self._seen.get(digest, 0) + 1

@@ -16,12 +16,8 @@ if TYPE_CHECKING:
 _STYLE = {ERROR: "bold red", WARNING: "yellow", INFO: "cyan"}
 
 
-# A newline or tab in a file name would break the one-line `path:line:col:` form.
-_CONTROL = {code: f"\\x{code:02x}" for code in range(32)} | {10: "\\n", 13: "\\r", 9: "\\t"}
-
-
 def location(diagnostic: Diagnostic) -> str:
-    path = display_path(diagnostic.path).translate(_CONTROL)
+    path = display_path(diagnostic.path)
     if diagnostic.line is None:
         return path
     return f"{path}:{diagnostic.line}:{diagnostic.column or 1}"

@@ -35,10 +35,28 @@ def invalid_yaml(document: Document, options: dict) -> Iterator[Hit]:
     if front.status == fm.INVALID:
         hint = next((f" ({text})" for problem, text in _HINTS.items() if problem in front.error), "")
         yield Hit(
-            f"Invalid YAML in frontmatter: {front.error}{hint}; {_lost(document)}.",
+            f"Invalid YAML in frontmatter: {_quoted_error(front.error)}{hint}; {_lost(document)}.",
             line=front.error_line or front.fence_line,
             column=front.error_column,
         )
+
+
+_DUPLICATE = 'found duplicate key "'
+
+
+def _quoted_error(error: str) -> str:
+    """The parser's message with the values it quotes redacted: a duplicate key's two values are
+    masked whole when the key names a credential (`password`), as neither is credential-shaped alone."""
+    from mnemolint.redact import redact, redact_pair
+
+    if not (error.startswith(_DUPLICATE) and error.endswith('")')):
+        return redact(error)
+    rest, found_original, original = error[len(_DUPLICATE) : -2].rpartition('" (original value: "')
+    key, found_value, value = rest.partition('" with value "')
+    if not (found_original and found_value):  # not the message this expects
+        return redact(error)
+    value, original = redact_pair(key, value), redact_pair(key, original)
+    return f'{_DUPLICATE}{redact(key)}" with value "{value}" (original value: "{original}")'
 
 
 _KINDS = {"list": "a list", "str": "a plain string", "int": "a number", "float": "a number", "bool": "a boolean"}

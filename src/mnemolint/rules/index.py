@@ -16,7 +16,7 @@ from mnemolint.kinds.memory import ABSOLUTE, ESCAPES, MISSING, UNKNOWN, URL, Mem
 from mnemolint.model import ERROR, INFO, SAFE, UNSAFE, WARNING, Edit, Fix, Hit
 from mnemolint.rules.base import MEMDIR, ON_DIR, ON_TOPICS, rule
 from mnemolint.rules.topic import unindexable
-from mnemolint.parse.textutil import js_lstrip_count, js_trim, shorten, utf16_len, utf16_prefix_index
+from mnemolint.parse.textutil import js_lstrip_count, js_trim, quote, utf16_len, utf16_prefix_index
 
 
 def _advice(options: dict) -> str:
@@ -67,12 +67,12 @@ def index_over_load_limit(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
         )
         return
     dropped = [line for line in memdir.lines[cut.first_dropped - 1 :] if line.text.strip()]
-    quote = f' ("{shorten(dropped[0].text)}")' if dropped else ""
+    quoted = f' ("{quote(dropped[0].text)}")' if dropped else ""
     lost = cut.total_lines - cut.loaded_lines
     yield Hit(
         f"MEMORY.md is {reason}: the agent loads only {cut.loaded_lines:,} of {cut.total_lines:,} lines; "
         f"{lost:,} {'line is' if lost == 1 else 'lines are'} cut off, starting at line {cut.first_dropped}"
-        f"{quote}. {_advice(options)}",
+        f"{quoted}. {_advice(options)}",
         line=cut.first_dropped,
     )
 
@@ -223,7 +223,7 @@ def index_broken_link(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
                 "files relative to the memory dir.",
             )
             yield Hit(
-                message.format(target=shorten(link.target)),
+                message.format(target=quote(link.target)),
                 line=line.number,
                 column=link.column,
                 end_line=line.number,
@@ -411,7 +411,7 @@ def index_description_drift(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
         if description and description.strip() and not _same(summary, description):
             yield Hit(
                 f"Entry text differs from the description of `{rel}`, which the index line is derived from: "
-                f'"{shorten(" ".join(description.split()))}".',
+                f'"{quote(" ".join(description.split()))}".',
                 line=line.number,
                 column=line.links[0].end_column,
                 fix=_regenerate(memdir, line, rel, options),

@@ -8,7 +8,7 @@ from mnemolint.parse import frontmatter as fm
 from mnemolint.parse.document import Document
 from mnemolint.model import ERROR, WARNING, Hit
 from mnemolint.rules.base import TOPIC, rule
-from mnemolint.parse.textutil import utf16_len
+from mnemolint.parse.textutil import quote, undecodable, utf16_len
 
 TYPES = ("user", "feedback", "project", "reference")
 _ONE_THING = "One file, one thing: summarise instead of appending, and split different things into their own files."
@@ -175,7 +175,7 @@ def topic_invalid_type(document: Document, options: dict) -> Iterator[Hit]:
         return
     if isinstance(value, str) and value.lower() in TYPES:
         return
-    shown = value if isinstance(value, str) else type(value).__name__
+    shown = quote(value) if isinstance(value, str) else type(value).__name__
     line = front.key_line("metadata" if under_metadata else "type") or 1
     yield Hit(
         f"`type: {shown}` is not a memory type: the agent files memories under user, feedback, project "
@@ -193,6 +193,8 @@ def unindexable(rel: str) -> str | None:
 
     Shared with the index generator, which skips such topics (seed 000, capacity 8).
     """
+    if undecodable(rel):
+        return "its name is not valid UTF-8, so no UTF-8 index can link to it"
     bad = sorted({char for char in rel if char in _UNINDEXABLE})
     if bad:
         shown = ", ".join("newline" if char == "\n" else f"`{char}`" for char in bad)

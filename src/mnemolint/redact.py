@@ -1,0 +1,203 @@
+"""Credential-shaped text, found and masked before any output quotes it.
+
+Findings quote what they found (a dropped index line, a description, a link target, a `type`
+value, a duplicate key's values) and `--diff` prints whole lines; SARIF files are often uploaded
+and public. Every such quote goes through `redact`, which keeps the shape of what it masks, so
+the message still says what was there: `https://admin:***@host`, `ghp_***`, `AKIA***`,
+`password: ***`, a private key's BEGIN and END lines around `***`. `find_secrets` gives the
+spans themselves, for the secrets rules to report on.
+
+What counts as credential-shaped:
+- a URL with a password (`scheme://user:password@`);
+- a token with a documented prefix (GitHub, GitLab, Slack, AWS access key IDs, OpenAI and
+  Anthropic `sk-`, Stripe, Google `AIza`, npm, PyPI, Hugging Face, SendGrid, DigitalOcean,
+  Shopify, Grafana, Linear, Perplexity, Groq, xAI, Databricks, age, JWTs);
+- a PEM private key block;
+- a value given to a credential-named key: `password: …`, `API_KEY=…`, `"token": "…"`,
+  `Authorization: Bearer …`, and in prose `the password is …` when the value is not a plain
+  word (`the password is stored in the vault` is prose, `the password is hunter2` is not);
+- a long random-looking run of base64 (40+ characters mixing upper and lower case and digits,
+  standing alone): a key's body line, an AWS secret key.
+Ordinary prose about credentials ("password reset flow", "token budget") is left alone. Every
+pattern runs in linear time: quantifiers are bounded or cannot overlap.
+"""
+
+from __future__ import annotations
+
+import re
+
+MASK = "***"
+
+# Documented token prefixes, each with the shape of what follows it (gitleaks' rules, vendor docs).
+_TOKENS = (
+    r"gh[pousr]_[A-Za-z0-9]{30,}",  # GitHub personal, OAuth, user-to-server, server, refresh
+    r"github_pat_[A-Za-z0-9_]{22,}",  # GitHub fine-grained personal access token
+    r"gl(?:pat|dt|ptt|rt|cbt|oas|ft|imt|soat|ffct|agent)-[A-Za-z0-9_.-]{20,}",  # GitLab
+    r"xox[abposre]-[A-Za-z0-9-]{10,}",  # Slack bot, user, app-level, refresh, …
+    r"xapp-[A-Za-z0-9-]{10,}",  # Slack app-level
+    r"sk-[A-Za-z0-9_-]{20,}",  # OpenAI (sk-proj-…), Anthropic (sk-ant-…); must hold a digit
+    r"[rs]k_(?:live|test)_[A-Za-z0-9]{16,}",  # Stripe secret and restricted keys
+    r"whsec_[A-Za-z0-9+/=]{24,}",  # Stripe webhook signing secret
+    r"AIza[A-Za-z0-9_-]{35}",  # Google API key
+    r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])",  # AWS access key ID
+    r"npm_[A-Za-z0-9]{36}",  # npm
+    r"pypi-AgE[A-Za-z0-9_-]{50,}",  # PyPI API token (a macaroon)
+    r"hf_[A-Za-z]{34}",  # Hugging Face
+    r"SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}",  # SendGrid
+    r"do[opr]_v1_[a-f0-9]{64}",  # DigitalOcean
+    r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}",  # Shopify
+    r"gl(?:c|sa)_[A-Za-z0-9_+/=]{32,}",  # Grafana cloud and service account
+    r"lin_api_[A-Za-z0-9]{40}",  # Linear
+    r"pplx-[A-Za-z0-9]{48}",  # Perplexity
+    r"gsk_[A-Za-z0-9]{40,}",  # Groq
+    r"xai-[A-Za-z0-9]{40,}",  # xAI
+    r"dapi[a-f0-9]{32}",  # Databricks
+    r"AGE-SECRET-KEY-1[A-Z0-9]{58}",  # age
+    r"eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*",  # JWT: header.payload.signature
+)
+# What is kept of each token: the prefix that says what it is.
+_TOKEN_PREFIX = re.compile(
+    r"gh[pousr]_|github_pat_|gl[a-z]{1,5}-|xox[a-z]-|xapp-|sk-|[rs]k_(?:live|test)_|whsec_|AIza|A[KSBC][IC]A"
+    r"|npm_|pypi-|hf_|SG\.|do[opr]_v1_|shp[a-z]{2}_|gl(?:c|sa)_|lin_api_|pplx-|gsk_|xai-|dapi|AGE-SECRET-KEY-1|eyJ"
+)
+_TOKEN = re.compile(r"(?<![A-Za-z0-9_-])(?:" + "|".join(_TOKENS) + ")")
+
+_URL_PASSWORD = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]{0,30}://[^\s/?#@:]{0,256}:(?P<value>[^\s/?#@]+)@")
+
+_PRIVATE_KEY = re.compile(
+    r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?P<value>[\s\S]*?)"
+    r"(?:-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|\Z)"
+)
+
+# A credential-named key (`db_password`, `GITHUB_TOKEN`, `"api-key"`) and what it is given.
+_KEY = (
+    r"pass(?:word|wd|phrase)|secret(?:[_-]?key)?|token|api[_-]?key|apikey|access[_-]?key"
+    r"|private[_-]?key|credentials?|auth[_-]?key"
+)
+_PAIR = re.compile(
+    r"(?:" + _KEY + r")(?![A-Za-z0-9])[\"']?[ \t]{0,8}"  # `db_password`, `GITHUB_TOKEN` end in a key
+    r"(?P<sep>:=|=>|=|:|\bis\b|\bwas\b)[ \t]{0,8}"
+    r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'`,;&<>]+)",
+    re.IGNORECASE,
+)
+_KEY_NAME = re.compile(r"(?<![A-Za-z0-9])(?:" + _KEY + r")(?![A-Za-z0-9])", re.IGNORECASE)
+_PROSE_GOES_ON = re.compile(r"[,;]?[ \t]+[A-Za-z]")
+_BEARER = re.compile(r"\b(?:bearer|basic)[ \t]{1,8}(?P<value>[A-Za-z0-9._~+/-]{8,}=*)", re.IGNORECASE)
+_RANDOM = re.compile(r"(?<![\w/+.-])[A-Za-z0-9+/]{40,}={0,2}(?![\w/+.=-])")
+
+_PLAIN_WORD = re.compile(r"[A-Za-z][a-z]*")
+_TRAILING = ".)!?:]"  # sentence punctuation after an unquoted value is not part of it
+
+
+class Secret:
+    """Credential-shaped text at `text[start:end]` (the part to mask, not the key or prefix beside it)."""
+
+    __slots__ = ("start", "end", "kind")
+
+    def __init__(self, start: int, end: int, kind: str) -> None:
+        self.start = start
+        self.end = end
+        self.kind = kind
+
+    def __repr__(self) -> str:
+        return f"Secret({self.start}, {self.end}, {self.kind!r})"
+
+
+def find_secrets(text: str) -> list[Secret]:
+    """Every credential-shaped span of `text`, in order, none overlapping (the first found wins)."""
+    found = [*_private_keys(text), *_urls(text), *_tokens(text), *_pairs(text), *_bearers(text), *_random(text)]
+    found.sort(key=lambda secret: (secret.start, -secret.end))
+    kept: list[Secret] = []
+    for secret in found:
+        if not kept or secret.start >= kept[-1].end:
+            kept.append(secret)
+    return kept
+
+
+def redact(text: str) -> str:
+    """`text` with every credential-shaped span masked; lines are kept, so a text redacts line for line."""
+    secrets = find_secrets(text)
+    if not secrets:
+        return text
+    pieces, position = [], 0
+    for secret in secrets:
+        pieces += [text[position : secret.start], _mask(text[secret.start : secret.end])]
+        position = secret.end
+    pieces.append(text[position:])
+    return "".join(pieces)
+
+
+def redact_pair(key: str, value: str) -> str:
+    """`value` as quoted beside `key`: masked whole when the key names a credential, else redacted."""
+    if value and _KEY_NAME.search(key):
+        return MASK
+    return redact(value)
+
+
+def _mask(value: str) -> str:
+    """One mask per line of `value`, line endings kept."""
+    return re.sub(r"[^\r\n]+", MASK, value)
+
+
+def _private_keys(text: str) -> list[Secret]:
+    if "PRIVATE KEY" not in text:
+        return []
+    return [Secret(*match.span("value"), "private key") for match in _PRIVATE_KEY.finditer(text) if match["value"]]
+
+
+def _urls(text: str) -> list[Secret]:
+    if "://" not in text:
+        return []
+    return [Secret(*match.span("value"), "password in URL") for match in _URL_PASSWORD.finditer(text)]
+
+
+def _tokens(text: str) -> list[Secret]:
+    secrets = []
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        if token.startswith("sk-") and not any(char.isdigit() for char in token):
+            continue  # `sk-` starts words too; the keys always hold digits
+        prefix = _TOKEN_PREFIX.match(token)
+        secrets.append(Secret(match.start() + (prefix.end() if prefix else 0), match.end(), "token"))
+    return secrets
+
+
+def _pairs(text: str) -> list[Secret]:
+    secrets = []
+    for match in _PAIR.finditer(text):
+        start, end = match.span("value")
+        value = match["value"]
+        if value[0] in "\"'":
+            start, end = start + 1, end - 1  # the quotes stay
+        else:
+            stripped = value.rstrip(_TRAILING)
+            end -= len(value) - len(stripped)
+            value = stripped
+            sep = match["sep"].lower()
+            plain = _PLAIN_WORD.fullmatch(value) is not None
+            # Prose goes on after a plain word ("Secret: never commit it"); `is` takes only a value
+            # that is not a word ("the password is stored" is prose).
+            if plain and (sep in ("is", "was") or (sep == ":" and _PROSE_GOES_ON.match(text, end))):
+                continue
+        if end > start:
+            secrets.append(Secret(start, end, "credential"))
+    return secrets
+
+
+def _bearers(text: str) -> list[Secret]:
+    return [
+        Secret(*match.span("value"), "credential")
+        for match in _BEARER.finditer(text)
+        if _PLAIN_WORD.fullmatch(match["value"]) is None
+    ]
+
+
+def _random(text: str) -> list[Secret]:
+    """Long base64 runs that mix upper case, lower case and digits: key material, not words or hashes."""
+    secrets = []
+    for match in _RANDOM.finditer(text):
+        run = match.group()
+        if any(c.isupper() for c in run) and any(c.islower() for c in run) and any(c.isdigit() for c in run):
+            if len(run) >= 10 * (run.count("/") + 1):  # not a path of short names
+                secrets.append(Secret(*match.span(), "key material"))
+    return secrets
