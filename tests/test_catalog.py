@@ -8,13 +8,13 @@ the bad example's files must make the rule fire and the good example's must not.
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 import pytest
 from conftest import codes, run_lint
 
 from mnemolint.catalog import catalog_dir
+from mnemolint.parse import markdown
 from mnemolint.parse.frontmatter import split_and_parse
 from mnemolint.report.text_format import location
 from mnemolint.rules import BY_CODE, RULES
@@ -22,7 +22,6 @@ from mnemolint.rules import BY_CODE, RULES
 SECTIONS = ("## What it finds", "## Why it matters", "## Bad example", "## Good example", "## Fix", "## Options")
 CATALOG = Path(catalog_dir() or "rules-catalog")
 PAGES = sorted(CATALOG.glob("*.md"))
-_FENCE = re.compile(r"^(?P<ticks>`{3,})(?P<info>[^\n`]*)\n(?P<body>.*?)^(?P=ticks)[ \t]*$", re.S | re.M)
 
 
 def _page(code: str) -> str:
@@ -75,13 +74,13 @@ def _section(text: str, title: str) -> str:
 def materialise(section: str, root: Path) -> int:
     """Write the section's `file=` blocks under `root`; return how many were written."""
     written = 0
-    for match in _FENCE.finditer(section):
-        attributes = dict((part.split("=", 1) + [""])[:2] for part in match.group("info").split()[1:] if part)
+    for fence in markdown.fences(section):
+        attributes = dict((part.split("=", 1) + [""])[:2] for part in fence.info.split()[1:] if part)
         if "file" not in attributes:
             continue
         path = root / attributes["file"]
         path.parent.mkdir(parents=True, exist_ok=True)
-        body = match.group("body")
+        body = fence.content
         if "symlink" in attributes:
             os.symlink(attributes["symlink"], path)
         else:
@@ -94,10 +93,10 @@ def materialise(section: str, root: Path) -> int:
 
 def shown_output(section: str) -> list[str]:
     """The lines of the section's illustration-only ```text block: the output the page promises."""
-    for match in _FENCE.finditer(section):
-        info = match.group("info").split()
+    for fence in markdown.fences(section):
+        info = fence.info.split()
         if info[:1] == ["text"] and not any(part.startswith("file=") for part in info):
-            return match.group("body").splitlines()
+            return fence.content.splitlines()
     return []
 
 
