@@ -1,0 +1,166 @@
+"""Issue 7, crashes: bad input becomes a finding or one line with exit 2, never a traceback.
+
+Each reproduction of `repro.sh bigint` and `repro.sh cfg` is here with real files and the real CLI,
+plus the smaller defects: output that cannot be written (a real /dev/full, a really closed
+descriptor), paths that lint nothing, UTF-32 text, and empty selector lists.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import codes, run_cli, run_lint, write_tree
+
+from mnemolint import frontmatter as frontmatter_module
+from mnemolint.frontmatter import OK, split_and_parse
+
+BIG = "1" * 4301  # one digit past Python's int-string limit
+INDEX = {"n/mem/MEMORY.md": "- [A](a.md) — a\n"}
+
+
+def topic(description: str) -> str:
+    return f"---\nname: A\ndescription: {description}\ntype: user\n---\n"
+
+
+def assert_no_traceback(process: subprocess.CompletedProcess) -> None:
+    assert "Traceback" not in process.stderr, process.stderr
+    assert "internal error" not in process.stderr, process.stderr
+
+
+def assert_usage_error(process: subprocess.CompletedProcess, *fragments: str) -> None:
+    """Exit 2 and exactly one line on stderr, holding each fragment."""
+    assert process.returncode == 2, (process.returncode, process.stderr)
+    lines = process.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("mnemolint: error: "), process.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+
+
+# --- bigint: typed YAML scalars never raise while they are built ---------------------------------
+
+
+def test_bigint_reproduction_check_index_and_fix_report_instead_of_crashing(tmp_path: Path) -> None:
+    """`repro.sh bigint`: was 10 internal errors in `check` and a ValueError traceback in `index`/`--fix`."""
+    write_tree(tmp_path, {**INDEX, "n/mem/a.md": topic(BIG)})
+    check = run_cli("check", "n", cwd=tmp_path)
+    assert_no_traceback(check)
+    assert check.returncode == 1
+    # The number is kept as written, so the rules judge the description the human wrote.
+    assert "n/mem/a.md:3:1: MEM204 Description is 4,301 characters" in check.stdout
+    index = run_cli("index", "n/mem", cwd=tmp_path)
+    assert_no_traceback(index)
+    assert index.returncode == 0 and index.stdout.startswith("- [A](a.md) — 1111")
+    fix = run_cli("check", "--fix", "n", cwd=tmp_path)
+    assert_no_traceback(fix)
+    assert "remaining." in fix.stdout
+
+
+@pytest.mark.parametrize(
+    ("value", "kept"),
+    [
+        (BIG, BIG),
+        ("-" + "1" * 4300, "-" + "1" * 4300),
+        ("0x" + "f" * 4000, "0x" + "f" * 4000),  # builds, but too large to print back in decimal
+        ("0o" + "7" * 5000, "0o" + "7" * 5000),
+        ("2024-13-45", "2024-13-45"),  # the timestamp pattern, but no date
+        ("2024-02-30", "2024-02-30"),
+        ("2024-01-01 25:61:61", "2024-01-01 25:61:61"),
+        ("2024-1-1T1:00:00+99:99", "2024-1-1T1:00:00+99:99"),
+        ("0b_", "0b_"),  # the integer pattern, but no digit
+        ("-_", "-_"),
+        ("._", "._"),  # the float pattern, but no digit
+        ("!!int 0b_", "0b_"),  # the tag the value would get anyway
+    ],
+)
+def test_a_plain_scalar_that_is_no_value_of_its_type_keeps_its_text(value: str, kept: str) -> None:
+    front = split_and_parse(["---", f"description: {value}", "---"], 16)
+    assert (front.status, front.data) == (OK, {"description": kept})
+    assert front.text("description") == kept
+
+
+@pytest.mark.parametrize(
+    ("value", "typed"),
+    [("1" * 4300, int("1" * 4300)), ("0x" + "f" * 100, int("f" * 100, 16)), ("5", 5), ("1e99999", float("inf"))],
+)
+def test_numbers_within_the_limit_are_still_numbers(value: str, typed: object) -> None:
+    front = split_and_parse(["---", f"description: {value}", "---"], 16)
+    assert front.data == {"description": typed}
+    assert front.text("description") == str(typed)  # printable: no ValueError from str()
+
+
+@pytest.mark.parametrize("value", ["!!int abc", "!!float x", "!!bool maybe"])
+def test_an_explicit_tag_that_does_not_fit_its_value_is_invalid_yaml(tmp_path: Path, value: str) -> None:
+    """ruamel raised ValueError or KeyError for these: every rule on the file crashed."""
+    tag = value.split()[0]
+    write_tree(tmp_path, {**INDEX, "n/mem/a.md": topic(value)})
+    process = run_cli("check", "--output-format", "json", "n", cwd=tmp_path)
+    assert_no_traceback(process)
+    assert f"FM001 Invalid YAML in frontmatter: the value does not fit its tag `{tag}`" in run_cli(
+        "check", "n", cwd=tmp_path
+    ).stdout
+    assert '"line": 3' in process.stdout
+
+
+def test_the_pure_python_loader_is_as_tolerant(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(frontmatter_module, "_loader_class", frontmatter_module.pure_loader_class())
+    for value in (BIG, "2024-13-45", "0b_"):
+        assert split_and_parse(["---", f"d: {value}", "---"], 16).data == {"d": value}
+    assert split_and_parse(["---", "d: !!bool maybe", "---"], 16).error == "the value does not fit its tag `!!bool`"
+
+
+def test_a_long_number_costs_no_quadratic_conversion() -> None:
+    """The int-string limit is not lifted: 1.5 MB of digits is kept as text without converting it."""
+    digits = "7" * 1_500_000
+    started = time.perf_counter()
+    front = split_and_parse(["---", f"d: {digits}", "---"], 16)
+    assert front.data == {"d": digits}
+    assert time.perf_counter() - started < 5
+
+
+# --- a rule that crashes keeps the findings made before, and is told once ------------------------
+
+
+def _yields_then_fails(real: object) -> object:
+    def check(target: object, options: dict) -> Iterator[object]:
+        yield from real(target, options)  # type: ignore[operator]
+        raise RuntimeError("a bug after its findings")
+
+    return check
+
+
+@pytest.mark.parametrize(("code", "path"), [("MEM203", "n/mem/a.md"), ("MEM104", "n/mem/MEMORY.md")])
+def test_a_rule_that_fails_mid_run_keeps_its_findings_and_the_files_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture, code: str, path: str
+) -> None:
+    """A per-file rule (MEM203) and a memory-dir rule (MEM104) that raise after yielding."""
+    from mnemolint.rules import BY_CODE
+
+    files = {"n/mem/MEMORY.md": "- [A](a.md) — a\n- [G](gone.md) — g\n", "n/mem/a.md": "---\nname: A\n---\n"}
+    write_tree(tmp_path, files)
+    before = codes(run_lint(tmp_path))
+    assert code in before and "MEM205" in before  # MEM205: another rule's finding on the same file
+    rule = BY_CODE[code]
+    monkeypatch.setattr(rule, "check", _yields_then_fails(rule.check))
+    capsys.readouterr()
+    assert codes(run_lint(tmp_path)) == before
+    message = f"mnemolint: internal error in {code} on {tmp_path / path}: RuntimeError: a bug after its findings"
+    assert capsys.readouterr().err.splitlines() == [message]
+
+
+def test_a_rule_that_fails_in_every_fix_round_is_told_once(tmp_path: Path) -> None:
+    """The fixer lints again after its edits: the same bug is one line on stderr, not one per round."""
+    write_tree(tmp_path, {"n/mem/MEMORY.md": "- [A](a.md) — a\n- [G](gone.md) — g\n", "n/mem/a.md": topic("a")})
+    script = (
+        "import sys\nfrom mnemolint.rules import BY_CODE\nfrom mnemolint.cli import main\n"
+        "def broken(target, options):\n    raise RuntimeError('a bug')\n    yield\n"
+        "BY_CODE['MEM108'].check = broken\nsys.exit(main(['check', '--fix', 'n']))\n"
+    )
+    process = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert "1 fixed" in process.stdout  # linted before and after the fix
+    assert process.stderr.count("internal error in MEM108") == 1, process.stderr
