@@ -18,6 +18,7 @@ import pytest
 from conftest import codes, run_cli, run_lint, write_tree
 
 from mnemolint import frontmatter as frontmatter_module
+from mnemolint.config import MAX_GLOBS
 from mnemolint.frontmatter import OK, split_and_parse
 
 BIG = "1" * 4301  # one digit past Python's int-string limit
@@ -164,3 +165,79 @@ def test_a_rule_that_fails_in_every_fix_round_is_told_once(tmp_path: Path) -> No
     process = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert "1 fixed" in process.stdout  # linted before and after the fix
     assert process.stderr.count("internal error in MEM108") == 1, process.stderr
+
+
+# --- cfg: config shapes and globs are validated at load ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("pyproject", "fragments"),
+    [
+        ('[[tool.mnemolint]]\nselect = ["ALL"]\n', ("`tool.mnemolint` must be a table, not an array of tables",)),
+        ("tool.mnemolint = 5\n# [tool.mnemolint]\n", ("`tool.mnemolint` must be a table, not an integer",)),
+        ('tool = "[tool.mnemolint]"\n', ("`tool` must be a table, not a string",)),
+        ("[tool]\nmnemolint = [1]\n# [tool.mnemolint]\n", ("`tool.mnemolint` must be a table, not an array",)),
+        ("[tool]\nmnemolint = 1979-05-27\n# [tool.mnemolint]\n", ("`tool.mnemolint` must be a table, not a date",)),
+        ('[tool.mnemolint]\nexclude = ["{1..2000}"]\n', ("`exclude` expands to more than 200 globs",)),
+        ('[tool.mnemolint]\nexclude = ["' + "{a,b}" * 12 + '"]\n', ("`exclude` expands",)),
+        ('[tool.mnemolint]\nextend-exclude = ["{1..2000}"]\n', ("`extend-exclude` expands",)),
+        ('[tool.mnemolint]\nmemory-dirs = ["{1..2000}"]\n', ("`memory-dirs` expands",)),
+        ('[tool.mnemolint.per-file-ignores]\n"{1..2000}" = ["MEM1"]\n', ("`per-file-ignores` glob `{1..2000}`",)),
+        (  # the budget is shared: 150 + 51 globs
+            '[tool.mnemolint]\nexclude = ["{1..150}"]\nextend-exclude = ["{1..51}"]\n',
+            ("`extend-exclude` expands to more than 200 globs in all",),
+        ),
+        ('[tool.mnemolint]\nselect = [""]\n', ("select: empty rule selector",)),
+        ('[tool.mnemolint]\nignore = [" "]\n', ("ignore: empty rule selector",)),
+        ("[tool.mnemolint]\nindex-max-lines = 1" + "0" * 5000 + "\n", ("an integer too long to read",)),
+        ("[tool.mnemolint]\na = " + "[" * 50_000 + "]" * 50_000 + "\n", ("nested too deeply",)),
+    ],
+    ids=[
+        "array-of-tables",
+        "int",
+        "tool-string",
+        "array",
+        "date",
+        "exclude-range",
+        "exclude-braces",
+        "extend-exclude",
+        "memory-dirs",
+        "per-file-ignores",
+        "shared-budget",
+        "empty-select",
+        "blank-ignore",
+        "long-int",
+        "deep-array",
+    ],
+)
+def test_cfg_reproductions_are_one_line_usage_errors(tmp_path: Path, pyproject: str, fragments: tuple) -> None:
+    """`repro.sh cfg`: AttributeError (exit 1) or PatternLimitException tracebacks before."""
+    write_tree(tmp_path, {"c/mem/MEMORY.md": "# M\n- [G](gone.md) — g\n", "c/pyproject.toml": pyproject})
+    assert_usage_error(run_cli("check", "c", cwd=tmp_path), *fragments)
+    # `--config` reads the same file without the nearest-file search.
+    assert_usage_error(run_cli("check", "--config", "c/pyproject.toml", "c", cwd=tmp_path), *fragments)
+
+
+def test_globs_up_to_the_budget_still_work(tmp_path: Path) -> None:
+    excluded = "{" + ",".join(f"x{n}.md" for n in range(MAX_GLOBS - 1)) + "}"
+    pyproject = f'[tool.mnemolint]\nexclude = ["{excluded}"]\nextend-exclude = ["gone*.md"]\n'
+    write_tree(tmp_path, {"c/pyproject.toml": pyproject, "c/mem/MEMORY.md": "# M\n", "c/mem/x7.md": "no frontmatter\n"})
+    process = run_cli("check", "c", cwd=tmp_path)
+    assert process.returncode == 0 and "1 memory file" in process.stdout, process.stdout + process.stderr
+
+
+# --- an explicitly empty selector list -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("option", ["--select", "--extend-select", "--ignore"])
+@pytest.mark.parametrize("value", [",", "", " , "])
+def test_an_empty_selector_list_is_a_usage_error(tmp_path: Path, option: str, value: str) -> None:
+    """`--select ,` selected nothing and passed silently."""
+    write_tree(tmp_path, {"c/mem/MEMORY.md": "# M\n- [G](gone.md) — g\n"})
+    assert_usage_error(run_cli("check", f"{option}={value}", "c", cwd=tmp_path), f"argument {option}: no rule selector")
+
+
+def test_empty_items_beside_a_selector_are_ignored(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"c/mem/MEMORY.md": "# M\n- [G](gone.md) — g\n"})
+    process = run_cli("check", "--select", "MEM104,,", "c", cwd=tmp_path)
+    assert process.returncode == 1 and "MEM104" in process.stdout

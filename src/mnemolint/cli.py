@@ -40,7 +40,11 @@ class _Formatter(argparse.HelpFormatter):
 
 
 def _codes(value: str) -> list[str]:
-    return [part.strip() for part in value.split(",") if part.strip()]
+    """Comma-separated selectors; none at all (`--select ,`) would silently change the selection."""
+    codes = [part.strip() for part in value.split(",") if part.strip()]
+    if not codes:
+        raise argparse.ArgumentTypeError(f"no rule selector in {value!r} (a code such as MEM101, a prefix, or ALL)")
+    return codes
 
 
 def build_parser() -> argparse.ArgumentParser:

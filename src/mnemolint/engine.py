@@ -12,7 +12,7 @@ import sys
 from collections.abc import Iterable
 
 from mnemolint import parallel
-from mnemolint.config import Settings
+from mnemolint.config import Settings, glob_flags
 from mnemolint.discovery import Tree, discover
 from mnemolint.document import INDEX as INDEX_KIND
 from mnemolint.document import TOPIC as TOPIC_KIND
@@ -187,7 +187,7 @@ class _PerFileIgnores:
             from wcmatch import glob
 
             rel = os.path.relpath(path, self.root).replace(os.sep, "/")
-            flags = glob.GLOBSTAR | glob.BRACE | glob.DOTGLOB
+            flags = glob_flags()
             name = os.path.basename(path)
             self.cache[path] = [
                 selector
