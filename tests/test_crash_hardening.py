@@ -226,6 +226,137 @@ def test_globs_up_to_the_budget_still_work(tmp_path: Path) -> None:
     assert process.returncode == 0 and "1 memory file" in process.stdout, process.stdout + process.stderr
 
 
+# --- output that cannot be written ---------------------------------------------------------------
+
+
+def _finding_tree(tmp_path: Path) -> Path:
+    return write_tree(tmp_path, {"c/mem/MEMORY.md": "# M\n- [G](gone.md) — g\n"})
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["check", "c"],
+        ["check", "--output-format", "sarif", "c"],
+        ["check", "--diff", "c"],
+        ["rules"],
+        ["index", "c/mem"],
+    ],
+    ids=["check", "sarif", "diff", "rules", "index"],
+)
+def test_a_full_stdout_is_one_line_and_exit_2(tmp_path: Path, args: list[str]) -> None:
+    _finding_tree(tmp_path)
+    with open("/dev/full", "w") as full:
+        process = subprocess.run(
+            [sys.executable, "-m", "mnemolint", *args], cwd=tmp_path, stdout=full, stderr=subprocess.PIPE, text=True
+        )
+    assert_usage_error(process, "cannot write the output: No space left on device")
+
+
+def _with_closed(fds: str, args: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    """Run the CLI with descriptors `fds` ("1", "12") really closed, stderr read through fd 3 when 2 is."""
+    script = (
+        "import os, sys\n"
+        f"for fd in {[int(fd) for fd in fds]}:\n    os.close(fd)\n"
+        f"os.execv(sys.executable, [sys.executable, '-m', 'mnemolint', *{args!r}])\n"
+    )
+    return subprocess.run([sys.executable, "-c", script], cwd=cwd, capture_output=True, text=True, timeout=60)
+
+
+def test_a_closed_stdout_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    _finding_tree(tmp_path)
+    process = _with_closed("1", ["check", "c"], tmp_path)
+    assert_usage_error(process, "cannot write the output: standard output is closed")
+
+
+def test_closed_stdout_and_stderr_still_exit_2(tmp_path: Path) -> None:
+    _finding_tree(tmp_path)
+    assert _with_closed("12", ["check", "c"], tmp_path).returncode == 2
+
+
+def test_nothing_to_write_to_a_closed_stdout_is_no_error(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"c/mem/MEMORY.md": "# M\n"})
+    process = _with_closed("1", ["check", "-q", "c"], tmp_path)
+    assert (process.returncode, process.stderr) == (0, "")
+
+
+def test_a_reader_that_goes_away_is_still_quiet(tmp_path: Path) -> None:
+    """BrokenPipe keeps today's behaviour: exit 0, nothing on stderr."""
+    write_tree(tmp_path, {f"c/mem/t{n}.md": "no frontmatter\n" for n in range(300)} | {"c/mem/MEMORY.md": "# M\n"})
+    reader, writer = os.pipe()
+    os.close(reader)  # the reader is gone before the first write
+    with os.fdopen(writer, "w") as pipe:
+        command = [sys.executable, "-m", "mnemolint", "check", "c"]
+        process = subprocess.run(command, cwd=tmp_path, stdout=pipe, stderr=subprocess.PIPE, text=True)
+    assert (process.returncode, process.stderr) == (0, "")
+
+
+# --- paths that lint nothing ---------------------------------------------------------------------
+
+NOTHING = "mnemolint: warning: nothing was linted: "
+
+
+@pytest.mark.parametrize(
+    ("given", "reason"),
+    [
+        (["notes.txt"], "notes.txt is not a memory file"),
+        (["mem/README.md"], "mem/README.md is not a memory file"),
+        (["stray.md"], "stray.md is not a memory file"),
+        (["empty"], "no memory file in empty"),
+        (["notes.txt", "empty", "notes.txt"], "notes.txt is not a memory file; no memory file in empty."),
+    ],
+)
+def test_a_path_that_lints_nothing_is_a_warning_with_exit_0(tmp_path: Path, given: list[str], reason: str) -> None:
+    write_tree(tmp_path, {"mem/MEMORY.md": "# M\n", "mem/README.md": "hi\n", "notes.txt": "hi\n", "stray.md": "hi\n"})
+    (tmp_path / "empty").mkdir()
+    process = run_cli("check", *given, cwd=tmp_path)
+    assert process.returncode == 0
+    [line] = process.stderr.splitlines()
+    assert line.startswith(NOTHING + reason), line
+    assert run_cli("check", "-q", *given, cwd=tmp_path).stderr == ""
+    assert run_cli("check", "--fix", *given, cwd=tmp_path).stderr.startswith(NOTHING + reason)
+    # With one memory file among them there is no warning.
+    assert run_cli("check", *given, "mem/MEMORY.md", cwd=tmp_path).stderr == ""
+
+
+def test_many_paths_that_lint_nothing_are_counted(tmp_path: Path) -> None:
+    names = [f"n{number}.txt" for number in range(5)]
+    write_tree(tmp_path, {name: "x\n" for name in names})
+    assert "(and 2 more paths)." in run_cli("check", *names, cwd=tmp_path).stderr
+
+
+@pytest.mark.parametrize(
+    ("make", "kind"),
+    [
+        (lambda path: os.mkfifo(path), "a named pipe (FIFO)"),
+        (lambda path: os.symlink("/dev/null", path) or None, None),  # a link is judged where it stands
+    ],
+    ids=["fifo", "link-to-device"],
+)
+def test_a_fifo_on_the_command_line_is_a_usage_error_and_never_blocks(tmp_path: Path, make, kind: str | None) -> None:
+    write_tree(tmp_path, {"mem/MEMORY.md": "# M\n"})
+    make(tmp_path / "mem" / "pipe.md")
+    started = time.monotonic()
+    process = run_cli("check", "mem/pipe.md", cwd=tmp_path)
+    assert time.monotonic() - started < 30
+    if kind:
+        assert_usage_error(process, f"mem/pipe.md is {kind}, not a file or directory")
+    else:
+        assert_no_traceback(process)
+        assert process.returncode in (0, 1)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/null"), reason="needs /dev/null")
+def test_a_device_on_the_command_line_is_a_usage_error() -> None:
+    assert_usage_error(run_cli("check", "/dev/null"), "/dev/null is a character device")
+
+
+def test_a_path_below_a_file_is_not_found(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"notes.txt": "x\n"})
+    assert_usage_error(run_cli("check", "notes.txt/x", cwd=tmp_path), "path not found: notes.txt/x")
+
+
 # --- an explicitly empty selector list -----------------------------------------------------------
 
 
@@ -233,11 +364,11 @@ def test_globs_up_to_the_budget_still_work(tmp_path: Path) -> None:
 @pytest.mark.parametrize("value", [",", "", " , "])
 def test_an_empty_selector_list_is_a_usage_error(tmp_path: Path, option: str, value: str) -> None:
     """`--select ,` selected nothing and passed silently."""
-    write_tree(tmp_path, {"c/mem/MEMORY.md": "# M\n- [G](gone.md) — g\n"})
+    _finding_tree(tmp_path)
     assert_usage_error(run_cli("check", f"{option}={value}", "c", cwd=tmp_path), f"argument {option}: no rule selector")
 
 
 def test_empty_items_beside_a_selector_are_ignored(tmp_path: Path) -> None:
-    write_tree(tmp_path, {"c/mem/MEMORY.md": "# M\n- [G](gone.md) — g\n"})
+    _finding_tree(tmp_path)
     process = run_cli("check", "--select", "MEM104,,", "c", cwd=tmp_path)
     assert process.returncode == 1 and "MEM104" in process.stdout
