@@ -357,6 +357,35 @@ def test_a_path_below_a_file_is_not_found(tmp_path: Path) -> None:
     assert_usage_error(run_cli("check", "notes.txt/x", cwd=tmp_path), "path not found: notes.txt/x")
 
 
+# --- UTF-32 is named for what it is --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("encoding", "shown"),
+    [
+        ("utf-32", "UTF-32 (it starts with a UTF-32 byte-order mark)"),
+        ("utf-32-le", "UTF-32 (it has no byte-order mark, but its NUL bytes fall where UTF-32 puts them)"),
+        ("utf-32-be", "UTF-32 (it has no byte-order mark, but its NUL bytes fall where UTF-32 puts them)"),
+        ("utf-16", "UTF-16 (it starts with a UTF-16 byte-order mark)"),
+        ("utf-16-le", "UTF-16 (it has no byte-order mark, but its NUL bytes fall where UTF-16 puts them)"),
+        ("utf-16-be", "UTF-16 (it has no byte-order mark, but its NUL bytes fall where UTF-16 puts them)"),
+    ],
+)
+def test_txt002_names_the_wide_encoding(tmp_path: Path, encoding: str, shown: str) -> None:
+    write_tree(tmp_path, {"mem/MEMORY.md": "# M\n", "mem/t.md": topic("a").encode(encoding)})
+    [finding] = run_lint(tmp_path, select=["TXT002"])
+    assert finding.message == f"File is {shown}: memory files are UTF-8. Re-save it."
+
+
+def test_other_nul_bytes_are_binary(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"mem/MEMORY.md": "# M\n", "mem/png.md": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"})
+    write_tree(tmp_path, {"mem/zeros.md": b"\x00" * 64})
+    messages = {finding.path.rsplit("/", 1)[1]: finding.message for finding in run_lint(tmp_path, select=["TXT002"])}
+    assert messages == dict.fromkeys(
+        ("png.md", "zeros.md"), "File holds NUL bytes: it is binary, not a text memory the agent can read."
+    )
+
+
 # --- an explicitly empty selector list -----------------------------------------------------------
 
 
