@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from typing import NoReturn, TextIO
 
     from mnemolint.config import Settings
+    from mnemolint.engine import Result
+    from mnemolint.model import Diagnostic
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -40,7 +42,11 @@ class _Formatter(argparse.HelpFormatter):
 
 
 def _codes(value: str) -> list[str]:
-    return [part.strip() for part in value.split(",") if part.strip()]
+    """Comma-separated selectors; none at all (`--select ,`) would silently change the selection."""
+    codes = [part.strip() for part in value.split(",") if part.strip()]
+    if not codes:
+        raise argparse.ArgumentTypeError(f"no rule selector in {value!r} (a code such as MEM101, a prefix, or ALL)")
+    return codes
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -89,10 +95,63 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class OutputError(Exception):
+    """Standard output cannot be written (disk full, descriptor closed): one line, exit 2."""
+
+
+class _Stdout:
+    """`sys.stdout` while a command runs, so that a failed write is told apart from any other
+    OSError. Python leaves `sys.stdout` None when descriptor 1 was closed at start-up."""
+
+    __slots__ = ("stream",)
+
+    def __init__(self, stream: TextIO | None) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        return self._call("write", text)
+
+    def flush(self) -> None:
+        if self.stream is not None:  # nothing was written to a closed one, or `write` said so
+            self._call("flush")
+
+    def isatty(self) -> bool:
+        return self.stream is not None and self.stream.isatty()
+
+    def __getattr__(self, name: str) -> object:  # encoding, fileno, …: the stream's own
+        return getattr(self.stream, name)
+
+    def _call(self, method: str, *args: str) -> int:
+        if self.stream is None:
+            raise OutputError("standard output is closed")
+        try:
+            return getattr(self.stream, method)(*args)
+        except BrokenPipeError:  # the reader went away: quiet, see `main`
+            raise
+        except OSError as error:
+            raise OutputError(error.strerror or str(error)) from None
+
+
 def main(argv: list[str] | None = None) -> int:
+    if sys.stderr is None:  # descriptor 2 closed: what would be said there is dropped
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - for the rest of the process
     _tolerant_streams()
     parser = build_parser()
     args = parser.parse_args(argv)
+    stdout, sys.stdout = sys.stdout, _Stdout(sys.stdout)  # type: ignore[assignment]
+    try:
+        return _run(parser, args)
+    except OutputError as error:
+        print(f"mnemolint: error: cannot write the output: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:
+        sys.stderr.close()  # the reader went away (`| head`): nothing left to say
+        return EXIT_CLEAN
+    finally:
+        sys.stdout = stdout
+
+
+def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     try:
         if args.command == "check":
             return _check(args)
@@ -111,9 +170,6 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        sys.stderr.close()  # the reader went away (`| head`): nothing left to say
-        return EXIT_CLEAN
 
 
 def _tolerant_streams() -> None:
@@ -130,7 +186,7 @@ def entry() -> None:
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except (OSError, ValueError):  # the reader went away, or main closed the stream
+        except (OSError, ValueError, AttributeError):  # the reader went away, main closed it, or it was closed
             pass
     os._exit(code)
 
@@ -174,17 +230,18 @@ def _check(args: argparse.Namespace) -> int:
         from mnemolint.fix.fixer import fix, unified_diff
 
         outcome = fix(paths, settings, unsafe=args.unsafe_fixes, write=not args.diff)
+        result, diagnostics, fixed = outcome.result, outcome.diagnostics, len(outcome.fixed)
+        files = _count_linted(result, diagnostics, paths, args.quiet)
         if args.diff:
             out.write(unified_diff(outcome.changes))
-            print(f"{len(outcome.fixed):,} would be fixed, {len(outcome.diagnostics):,} would remain.", file=sys.stderr)
+            print(f"{fixed:,} would be fixed, {len(diagnostics):,} would remain.", file=sys.stderr)
             return EXIT_FINDINGS if outcome.changes and not args.exit_zero else EXIT_CLEAN
-        result, diagnostics, fixed = outcome.result, outcome.diagnostics, len(outcome.fixed)
     else:
         from mnemolint.engine import lint
 
         result = lint(paths, settings)
         diagnostics = result.diagnostics
-    files = sum(1 for document in result.tree.documents if result.tree.in_focus(document.path))
+        files = _count_linted(result, diagnostics, paths, args.quiet)
     if args.statistics:
         from mnemolint.report.statistics import write_statistics
 
@@ -205,6 +262,30 @@ def _check(args: argparse.Namespace) -> int:
     threshold = severity_rank(settings.fail_level)
     failing = any(severity_rank(diagnostic.severity) >= threshold for diagnostic in diagnostics)
     return EXIT_FINDINGS if failing else EXIT_CLEAN
+
+
+def _count_linted(result: Result, diagnostics: list[Diagnostic], paths: list[str], quiet: bool) -> int:
+    """The memory files linted. With none and nothing found, a warning says why, as ruff warns
+    "No Python files found"; the exit code stays 0, since pre-commit passes every changed file."""
+    files = sum(1 for document in result.tree.documents if result.tree.in_focus(document.path))
+    if not files and not diagnostics and not quiet:
+        from mnemolint.parse.textutil import plural
+
+        given = list(dict.fromkeys(paths))
+        reasons = [
+            f"no memory file in {path}"
+            if os.path.isdir(path) and not os.path.islink(path)
+            else f"{path} is not a memory file"
+            for path in given[:3]
+        ]
+        more = f" (and {plural(len(given) - 3, 'more path')})" if len(given) > 3 else ""
+        print(
+            f"mnemolint: warning: nothing was linted: {'; '.join(reasons)}{more}. A memory dir holds MEMORY.md, is "
+            "a `memory/` directory under `.claude/projects/*/` or `.wave/projects/*/`, or matches `memory-dirs`; "
+            "its topics are its other .md files except README.md, AGENTS.md and CLAUDE.md.",
+            file=sys.stderr,
+        )
+    return files
 
 
 def _index(args: argparse.Namespace) -> int:

@@ -14,7 +14,9 @@ from mnemolint.options import OPTIONS, defaults
 
 CONFIG_NAMES = (".mnemolint.toml", "mnemolint.toml", "pyproject.toml")
 FAIL_LEVELS = SEVERITIES
-_LIST_KEYS = ("select", "extend-select", "ignore", "exclude", "extend-exclude", "memory-dirs")
+_TOML_TYPES = {"str": "a string", "int": "an integer", "float": "a float", "bool": "a boolean"}
+_GLOB_KEYS = ("exclude", "extend-exclude", "memory-dirs")
+_LIST_KEYS = ("select", "extend-select", "ignore", *_GLOB_KEYS)
 
 
 class ConfigError(Exception):
@@ -90,6 +92,10 @@ def _read_toml(path: str) -> dict:
         raise ConfigError(f"cannot read config {path}: {error.strerror}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise ConfigError(f"invalid TOML in {path}: {error}") from None
+    except ValueError:  # tomllib reads an integer of any length, and Python refuses the longest
+        raise ConfigError(f"invalid TOML in {path}: an integer too long to read") from None
+    except RecursionError:
+        raise ConfigError(f"invalid TOML in {path}: arrays or tables nested too deeply") from None
 
 
 def load_settings(config_path: str | None, start: str) -> Settings:
@@ -100,11 +106,24 @@ def load_settings(config_path: str | None, start: str) -> Settings:
     if config_path and not os.path.isfile(config_path):
         raise ConfigError(f"config file not found: {config_path}")
     data = _read_toml(path)
-    if os.path.basename(path) == "pyproject.toml":
-        data = data.get("tool", {}).get("mnemolint", {})
+    where = os.path.basename(path)
+    if where == "pyproject.toml":
+        data = _table(_table(data, "tool", where), "mnemolint", where, "tool.")
     settings = Settings(os.path.dirname(os.path.abspath(path)), path)
-    apply_table(settings, data, os.path.basename(path))
+    apply_table(settings, data, where)
     return settings
+
+
+def _table(data: dict, key: str, where: str, prefix: str = "") -> dict:
+    """`data[key]`, which must be a table (`[[tool.mnemolint]]` is an array of them, say)."""
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        if isinstance(value, list):
+            shape = "an array of tables" if value and all(isinstance(item, dict) for item in value) else "an array"
+        else:
+            shape = _TOML_TYPES.get(type(value).__name__, "a date or time")
+        raise ConfigError(f"{where}: `{prefix}{key}` must be a table, not {shape}")
+    return value
 
 
 def apply_table(settings: Settings, data: dict, where: str) -> None:
@@ -132,6 +151,48 @@ def apply_table(settings: Settings, data: dict, where: str) -> None:
             settings.options[key] = _number(value, OPTIONS[key].default, label)
         else:
             raise ConfigError(f"{label} is not a mnemolint setting")
+    _check_globs(settings, where)
+
+
+# wcmatch caches 256 compiled globs; past that every path would compile every glob again, and a
+# brace such as `{1..2000}` expands to a glob per value.
+MAX_GLOBS = 200
+
+
+def glob_flags() -> int:
+    """wcmatch flags of every configured glob: `**`, braces, dotfiles (imported only when used)."""
+    from wcmatch import glob
+
+    return glob.GLOBSTAR | glob.BRACE | glob.DOTGLOB
+
+
+def _check_globs(settings: Settings, where: str) -> None:
+    """Expand the configured globs now, so that too many fail here, naming the key, and not on
+    the first path matched; all of them together get `MAX_GLOBS` expanded globs."""
+    groups = [(f"`{key}`", getattr(settings, key.replace("-", "_")), True) for key in _GLOB_KEYS]
+    groups += [(f"`per-file-ignores` glob `{glob}`", [glob], False) for glob in settings.per_file_ignores]
+    if not any(patterns for _, patterns, _ in groups):
+        return
+    from wcmatch import glob
+    from wcmatch._wcparse import PatternLimitException
+
+    from mnemolint.parse.textutil import shorten
+
+    left = MAX_GLOBS
+    for label, patterns, negate in groups:
+        if not patterns:
+            continue
+        flags = glob_flags() | (glob.NEGATE if negate else 0)
+        try:
+            positive, negative = glob.translate(patterns, flags=flags, limit=max(left, 1))  # 0: no limit
+            left -= len(positive) + len(negative)
+        except PatternLimitException:
+            left = -1
+        if left < 0:
+            raise ConfigError(
+                f"{where}: {shorten(label, 100)} expands to more than {MAX_GLOBS} globs in all (braces "
+                "multiply: `{a,b}{c,d}` is 4): write fewer, wider globs"
+            )
 
 
 def _string_list(value: object, label: str) -> list[str]:

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Iterable
 
 from mnemolint import parallel
-from mnemolint.config import Settings
+from mnemolint.config import Settings, glob_flags
 from mnemolint.discover.walk import Tree, discover
 from mnemolint.parse.document import INDEX as INDEX_KIND
 from mnemolint.parse.document import TOPIC as TOPIC_KIND
@@ -91,7 +91,7 @@ def lint(paths: list[str], settings: Settings, fixed: dict[str, str] | None = No
     focused = [document for document in tree.documents if tree.in_focus(document.path)]
     found, errors = parallel.check_documents(focused, check)
     for error in errors:
-        print(error, file=sys.stderr)
+        _tell(error)
     for memdir in tree.memdirs:
         index_in_focus = tree.in_focus(memdir.index_path)
         dir_in_focus = index_in_focus or any(tree.in_focus(topic.path) for topic in memdir.topics)
@@ -125,18 +125,32 @@ def _use_fixed_text(tree: Tree, fixed: dict[str, str], options: dict) -> None:
 
 
 def _run(rule: Rule, target: object, default_path: str, options: dict, errors: list[str]) -> list[Diagnostic]:
+    """A memory-dir or tree rule's findings: those it made before a bug stopped it are kept."""
+    found: list[Diagnostic] = []
     try:
         hits: Iterable[Hit] = rule.check(target, options)
-        return [Diagnostic(rule.code, rule.name, rule.severity, default_path, hit) for hit in hits]
+        for hit in hits:
+            found.append(Diagnostic(rule.code, rule.name, rule.severity, default_path, hit))
     except Exception as error:  # noqa: BLE001 - a rule's bug must not end the run
         message = _internal_error(rule, default_path, error)
-        print(message, file=sys.stderr)
+        _tell(message)
         errors.append(message)
-        return []
+    return found
 
 
 def _internal_error(rule: Rule, path: str, error: Exception) -> str:
     return f"mnemolint: internal error in {rule.code} on {path}: {type(error).__name__}: {error}"
+
+
+_told: set[str] = set()
+
+
+def _tell(message: str) -> None:
+    """Print an internal error once per process: the fixer lints up to ten times, and a bug
+    that hits every round is still one bug."""
+    if message not in _told:
+        _told.add(message)
+        print(message, file=sys.stderr)
 
 
 def _filter(found: list[Diagnostic], tree: Tree, settings: Settings) -> list[Diagnostic]:
@@ -173,7 +187,7 @@ class _PerFileIgnores:
             from wcmatch import glob
 
             rel = os.path.relpath(path, self.root).replace(os.sep, "/")
-            flags = glob.GLOBSTAR | glob.BRACE | glob.DOTGLOB
+            flags = glob_flags()
             name = os.path.basename(path)
             self.cache[path] = [
                 selector

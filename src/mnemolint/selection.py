@@ -24,6 +24,8 @@ def check_selectors(selectors: Iterable[str], codes: Iterable[str], where: str) 
     """Refuse a selector that matches no rule: a typo must not silently select nothing."""
     known = list(codes)
     for selector in selectors:
+        if not selector.strip():  # `""` is a prefix of every code: it would select (or ignore) them all
+            raise ConfigError(f"{where}: empty rule selector")
         if selector != "ALL" and not any(code.startswith(selector) for code in known):
             raise ConfigError(f"{where}: unknown rule selector `{selector}`")
 

@@ -226,8 +226,7 @@ def discover(paths: list[str], settings: Settings) -> Tree:
     roots: list[str] = []
     for given in paths:
         path = os.path.abspath(given)
-        if not os.path.lexists(path):
-            raise ConfigError(f"path not found: {given}")
+        _refuse_special(path, given)
         # A symlink is judged where it stands, like a file (pre-commit passes links as files):
         # walking through a link to a directory would lint what lies behind it under its name.
         if os.path.isdir(path) and not os.path.islink(path):
@@ -248,6 +247,28 @@ def discover(paths: list[str], settings: Settings) -> Tree:
     if explicit_files or _context_outside(tree, focus):
         tree.focus = _focus_set(tree, focus, explicit_files)
     return tree
+
+
+_SPECIAL = {
+    stat.S_IFIFO: "a named pipe (FIFO)",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFSOCK: "a socket",
+}
+
+
+def _refuse_special(path: str, given: str) -> None:
+    """A path on the command line must exist and be a file, directory or symlink: a FIFO or a
+    device is never memory, and reading one could block or never end."""
+    try:
+        mode = os.lstat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        raise ConfigError(f"path not found: {given}") from None
+    except OSError as error:
+        raise ConfigError(f"cannot examine {given}: {error.strerror}") from None
+    kind = _SPECIAL.get(stat.S_IFMT(mode))
+    if kind:
+        raise ConfigError(f"{given} is {kind}, not a file or directory: nothing in it can be linted")
 
 
 def _context_outside(tree: Tree, dirs: set[str]) -> bool:

@@ -37,7 +37,7 @@ class Document:
         "_too_large",
         "decode_error",
         "binary",
-        "utf16",
+        "wide_encoding",
         "_offsets",
         "_text",
         "_lines",
@@ -58,7 +58,8 @@ class Document:
         self._too_large = False
         self.decode_error: tuple[int, int] | None = None
         self.binary = False
-        self.utf16 = False  # binary because it is UTF-16, which is text in the wrong encoding
+        # (name, evidence) when binary because it is UTF-16 or UTF-32: text in the wrong encoding
+        self.wide_encoding: tuple[str, str] | None = None
         self._offsets: list[int] | None = None
         self._text: str | None = None
         self._lines: list[str] | None = None
@@ -98,7 +99,7 @@ class Document:
         self._size = len(data)
         if b"\x00" in data:
             self.binary = True
-            self.utf16 = data[:2] in (b"\xff\xfe", b"\xfe\xff")
+            self.wide_encoding = _wide_encoding(data)
             return
         try:
             self._text = data.decode("utf-8")
@@ -202,3 +203,26 @@ class Document:
         start = self.line_offset(line)
         end = start + len(self.lines[line - 1]) + 1
         return start, min(end, len(self.text or ""))
+
+
+# UTF-32 first: its little-endian mark starts with UTF-16's.
+_WIDE_MARKS = (
+    (b"\xff\xfe\x00\x00", "UTF-32"),
+    (b"\x00\x00\xfe\xff", "UTF-32"),
+    (b"\xff\xfe", "UTF-16"),
+    (b"\xfe\xff", "UTF-16"),
+)
+
+
+def _wide_encoding(data: bytes) -> tuple[str, str] | None:
+    """UTF-32 or UTF-16, by the byte-order mark, or without one by where the NULs of the first
+    256 bytes fall (ASCII text in UTF-16 is a NUL every other byte, in UTF-32 three in four)."""
+    for mark, name in _WIDE_MARKS:
+        if data.startswith(mark):
+            return name, f"it starts with a {name} byte-order mark"
+    for width, name in ((4, "UTF-32"), (2, "UTF-16")):
+        head = data[: min(len(data), 256) // width * width]
+        filled = [bool(head[lane::width].strip(b"\0")) for lane in range(width)]
+        if filled in ([True] + [False] * (width - 1), [False] * (width - 1) + [True]):  # little or big endian
+            return name, f"it has no byte-order mark, but its NUL bytes fall where {name} puts them"
+    return None

@@ -56,20 +56,66 @@ def _make_loader(text: str) -> Any:
         try:
             from ruamel.yaml.cyaml import CSafeLoader
 
-            _loader_class = CSafeLoader
+            _loader_class = tolerant(CSafeLoader)
         except ImportError:  # no C extension (PyPy, say): the same classes in pure Python
             _loader_class = pure_loader_class()
     return _loader_class(text)
 
 
 def pure_loader_class() -> Any:
-    """ruamel's pure-Python safe loader, with the one attribute its composer expects of `YAML()`."""
+    """ruamel's pure-Python safe loader, as tolerant, with the one attribute its composer expects of `YAML()`."""
     from ruamel.yaml.loader import SafeLoader
 
     class PureSafeLoader(SafeLoader):
         max_depth = None
 
-    return PureSafeLoader
+    return tolerant(PureSafeLoader)
+
+
+_MAX_INT_DIGITS = 4_300  # Python's default limit on converting between int and decimal text
+_INT_TAG = "tag:yaml.org,2002:int"
+_SCALAR_TAGS = ("tag:yaml.org,2002:bool", _INT_TAG, "tag:yaml.org,2002:float", "tag:yaml.org,2002:timestamp")
+
+
+def tolerant(loader_class: Any) -> Any:
+    """`loader_class` whose typed scalars never raise a Python error while they are built.
+
+    ruamel raises ValueError for a plain scalar that matches a type's pattern but is no value of
+    it (`2024-13-45`, `0b_`, an integer past Python's int-string limit) and KeyError for
+    `!!bool maybe`: one such value cost every rule on the file. Such a plain scalar keeps the
+    text it was written as (what Wave's string-only reader, and any core-schema reader for a
+    date, make of it); an explicit tag that does not fit its value is invalid YAML. The limit is
+    not lifted: converting a long decimal string costs quadratic time, so an integer with more
+    digits than the limit, or too large to print back (`0x` and 4,000 digits), stays text too.
+    """
+    import sys
+
+    from ruamel.yaml.constructor import ConstructorError
+    from ruamel.yaml.nodes import ScalarNode
+
+    limit = min(getattr(sys, "get_int_max_str_digits", lambda: 0)() or _MAX_INT_DIGITS, _MAX_INT_DIGITS)
+    max_bits = (10**limit - 1).bit_length()
+    builders = loader_class.yaml_constructors
+
+    def construct(loader: Any, node: Any) -> Any:
+        tag = str(node.tag)
+        if tag == _INT_TAG and isinstance(node, ScalarNode) and len(node.value) > limit:
+            return node.value
+        try:
+            value = builders[tag](loader, node)
+        except (ValueError, KeyError, OverflowError):  # only a scalar node gets this far
+            if str(loader.resolver.resolve(ScalarNode, node.value, (True, False))) != tag:
+                problem = f"the value does not fit its tag `!!{tag.rpartition(':')[2]}`"
+                raise ConstructorError(None, None, problem, node.start_mark) from None
+            return node.value
+        return node.value if tag == _INT_TAG and value.bit_length() > max_bits else value
+
+    class Tolerant(loader_class):
+        pass
+
+    for tag in _SCALAR_TAGS:
+        Tolerant.add_constructor(tag, construct)
+    return Tolerant
 
 
 class Ambiguous:

@@ -46,8 +46,9 @@ def utf8_bom(document: Document, options: dict) -> Iterator[Hit]:
     summary="The file is not UTF-8 text: an invalid byte sequence or binary (NUL) content.",
 )
 def invalid_utf8(document: Document, options: dict) -> Iterator[Hit]:
-    if document.text is None and document.utf16:
-        yield Hit("File is UTF-16 (it starts with a UTF-16 byte-order mark): memory files are UTF-8. Re-save it.")
+    if document.text is None and document.wide_encoding:
+        name, evidence = document.wide_encoding
+        yield Hit(f"File is {name} ({evidence}): memory files are UTF-8. Re-save it.")
     elif document.text is None and document.binary:
         yield Hit("File holds NUL bytes: it is binary, not a text memory the agent can read.")
     elif document.decode_error:
