@@ -383,7 +383,7 @@ def test_property_fix_is_idempotent_loses_no_topic_that_fits_and_writes_valid_li
         after = (memory / "MEMORY.md").read_text("utf-8")
         configured = load_settings(None, str(root))
         configured.options.update(budget)
-        [memdir] = discover([str(root)], configured).memdirs
+        [memdir] = discover([str(root)], configured).containers
         kept = {line.rstrip("\r") for line in before.split("\n")}
         written = [line for line in classify(after.split("\n"), 0) if line.text.strip() and line.text not in kept]
         for line in written:  # every line the fixer wrote is one pointer to a topic, within 150 units

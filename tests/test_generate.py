@@ -35,7 +35,7 @@ def memdir_of(root: Path, files: dict[str, str | bytes]) -> tuple[MemoryDir, dic
     write_tree(root, {f"{MEM}/{rel}": text for rel, text in files.items()})
     (root / MEM).mkdir(parents=True, exist_ok=True)
     settings = load_settings(None, str(root))
-    [memdir] = discover([str(root)], settings).memdirs
+    [memdir] = discover([str(root)], settings).containers
     return memdir, settings.options
 
 

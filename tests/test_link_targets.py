@@ -40,7 +40,7 @@ def topic(name: str, description: str = "what it holds") -> str:
 def resolved(directory: Path, target: str) -> tuple[str | None, str | None]:
     """(rel, problem) of `target` in a memory dir whose files are on disk but are not its topics,
     so that every answer comes from the file system."""
-    found = MemoryDir(str(directory), None, []).resolve(target)
+    found = MemoryDir(str(directory)).resolve(target)
     assert found is not None
     return found.rel, found.problem
 

@@ -14,7 +14,8 @@ import pytest
 from conftest import codes, only, run_lint
 
 from mnemolint.parse import frontmatter as frontmatter_module
-from mnemolint.parse.document import TOPIC, Document
+from mnemolint.kinds.memory import TOPIC
+from mnemolint.parse.document import Document
 from mnemolint.parse.frontmatter import split_and_parse
 from mnemolint.options import defaults
 

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from conftest import codes, only, run_lint
 
-from mnemolint.parse.document import TOPIC, Document
+from mnemolint.kinds.memory import TOPIC
+from mnemolint.parse.document import Document
 from mnemolint.model import Edit
 from mnemolint.options import defaults
 from mnemolint.rules.text import invalid_utf8

@@ -11,7 +11,7 @@ import os
 import sys
 
 from mnemolint import __version__
-from mnemolint.config import ConfigError
+from mnemolint.errors import ConfigError
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -324,7 +324,7 @@ def _generate_index(directory: str, settings: Settings, write: bool, force: bool
     from mnemolint.report import writer as reporter
     from mnemolint.parse.textutil import dominant_eol
 
-    memdir = next(memdir for memdir in discover([directory], settings).memdirs if memdir.path == directory)
+    memdir = next(found for found in discover([directory], settings).containers if found.path == directory)
     existing = memdir.index
     readable = existing is not None and existing.text is not None and not existing.decode_error
     eol = dominant_eol(existing.lines) if existing is not None and readable else "\n"

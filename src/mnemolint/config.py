@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from mnemolint.errors import ConfigError
 from mnemolint.model import SEVERITIES
 from mnemolint.options import OPTIONS, defaults
 
@@ -19,8 +20,6 @@ _GLOB_KEYS = ("exclude", "extend-exclude", "memory-dirs")
 _LIST_KEYS = ("select", "extend-select", "ignore", *_GLOB_KEYS)
 
 
-class ConfigError(Exception):
-    """A usage or configuration error: reported in one line, exit code 2."""
 
 
 class Settings:

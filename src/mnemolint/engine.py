@@ -1,7 +1,8 @@
 """The one pass: discover → run the selected rules → filter (focus, ignores, suppressions) → sort.
 
-Rules only ever see `Document`, `MemoryDir` and `Tree` objects, which read and parse each file
-at most once. A rule that raises is reported on stderr and the run goes on: one bad file (or one
+Rules only ever see `Document`, container (a `MemoryDir`) and `Tree` objects, which read and
+parse each file at most once; each rule declares which it reads (`reads=`), and `_Dispatch` sorts
+the active rules by that declaration, so no rule asks what kind of file it was given. A rule that raises is reported on stderr and the run goes on: one bad file (or one
 bug) never costs the findings on every other file.
 """
 
@@ -13,12 +14,13 @@ from collections.abc import Iterable
 
 from mnemolint import parallel
 from mnemolint.config import Settings, glob_flags
-from mnemolint.discover.walk import Tree, discover
-from mnemolint.parse.document import INDEX as INDEX_KIND
-from mnemolint.parse.document import TOPIC as TOPIC_KIND
+from mnemolint.discover.tree import Tree
+from mnemolint.discover.walk import discover
+from mnemolint.kinds import KINDS, kind_of
+from mnemolint.kinds.base import Container, ContainerType, Kind
 from mnemolint.parse.document import Document
-from mnemolint.kinds.memory import INDEX_NAME
 from mnemolint.model import Diagnostic, Hit
+from mnemolint.parse.textutil import visible
 from mnemolint.rules import RULES, base
 from mnemolint.rules.base import Rule
 from mnemolint.selection import check_selectors, selected
@@ -58,20 +60,34 @@ def severities(settings: Settings) -> dict[str, str]:
     return result
 
 
+class _Dispatch:
+    """The active rules by what they declare they read: per kind (None: paths the walk could not
+    read, which only `EVERY_FILE` rules see), per container type, and the tree."""
+
+    def __init__(self, rules: list[Rule]) -> None:
+        self.per_kind: dict[Kind | None, list[Rule]] = {kind: [] for kind in (*KINDS, None)}
+        self.per_container: dict[ContainerType, list[Rule]] = {}
+        self.tree: list[Rule] = []
+        for rule in rules:
+            reads = rule.reads
+            if reads == base.TREE:
+                self.tree.append(rule)
+            elif isinstance(reads, ContainerType):
+                self.per_container.setdefault(reads, []).append(rule)
+            else:
+                for kind in self.per_kind if reads == base.EVERY_FILE else reads:
+                    self.per_kind[kind].append(rule)
+
+
 def lint(paths: list[str], settings: Settings, fixed: dict[str, str] | None = None) -> Result:
     """Lint `paths`; `fixed` maps paths to text that replaces (or creates) those files, so that
     the fixer can re-lint the outcome of its edits before anything is written."""
-    rules = active_rules(settings)
+    dispatch = _Dispatch(active_rules(settings))
     tree = discover(paths, settings)
     if fixed:
         _use_fixed_text(tree, fixed, settings.options)
-    by_scope: dict[str, list[Rule]] = {}
-    for rule in rules:
-        by_scope.setdefault(rule.scope, []).append(rule)
     options = settings.options
-
-    document_rules = by_scope.get(base.DOCUMENT, [])
-    topic_rules = document_rules + by_scope.get(base.TOPIC, [])
+    per_kind = dispatch.per_kind
 
     def check(documents: list[Document]) -> parallel.Checked:
         """Per-file rules over `documents`: the hot loop of a large run, so `_run` is inlined."""
@@ -79,7 +95,7 @@ def lint(paths: list[str], settings: Settings, fixed: dict[str, str] | None = No
         errors: list[str] = []
         for document in documents:
             path = document.path
-            for rule in topic_rules if document.kind == TOPIC_KIND else document_rules:
+            for rule in per_kind[document.kind]:
                 try:
                     for hit in rule.check(document, options):
                         findings.append(Diagnostic(rule.code, rule.name, rule.severity, path, hit))
@@ -92,21 +108,31 @@ def lint(paths: list[str], settings: Settings, fixed: dict[str, str] | None = No
     found, errors = parallel.check_documents(focused, check)
     for error in errors:
         _tell(error)
-    for memdir in tree.memdirs:
-        index_in_focus = tree.in_focus(memdir.index_path)
-        dir_in_focus = index_in_focus or any(tree.in_focus(topic.path) for topic in memdir.topics)
-        for rule in by_scope.get(base.MEMDIR, ()):
-            if rule.reports_on == base.ON_INDEX and not index_in_focus:
-                continue
-            if not dir_in_focus:
-                continue
-            hits = _run(rule, memdir, memdir.index_path, options, errors)
-            if rule.reports_on == base.ON_TOPICS and not index_in_focus:
-                hits = [hit for hit in hits if tree.in_focus(hit.path)]
-            found.extend(hits)
-    for rule in by_scope.get(base.TREE, ()):
+    for container in tree.containers:
+        found.extend(_check_container(container, dispatch.per_container.get(container.type, ()), tree, options, errors))
+    for rule in dispatch.tree:
         found.extend(hit for hit in _run(rule, tree, tree.root, options, errors) if tree.in_focus(hit.path))
     return Result(_filter(found, tree, settings), tree, errors)
+
+
+def _check_container(
+    container: Container, rules: Iterable[Rule], tree: Tree, options: dict, errors: list[str]
+) -> list[Diagnostic]:
+    """A container's rules, as far as the focus asks for them: a rule about the anchor file runs
+    only when that file is in focus, and one about the members reports only those in focus."""
+    anchor = container.anchor_path
+    anchor_in_focus = tree.in_focus(anchor)
+    if not anchor_in_focus and not any(tree.in_focus(document.path) for document in container.documents):
+        return []
+    found: list[Diagnostic] = []
+    for rule in rules:
+        if rule.reports_on == base.ON_ANCHOR and not anchor_in_focus:
+            continue
+        hits = _run(rule, container, anchor, options, errors)
+        if rule.reports_on == base.ON_MEMBERS and not anchor_in_focus:
+            hits = [hit for hit in hits if tree.in_focus(hit.path)]
+        found.extend(hits)
+    return found
 
 
 def _use_fixed_text(tree: Tree, fixed: dict[str, str], options: dict) -> None:
@@ -114,14 +140,16 @@ def _use_fixed_text(tree: Tree, fixed: dict[str, str], options: dict) -> None:
         text = fixed.get(document.path)
         if text is not None:
             document.preset(text)
-    for memdir in tree.memdirs:
-        text = fixed.get(memdir.index_path)
-        if text is not None and memdir.index is None:  # an index a fix created
-            index = Document(memdir.index_path, INDEX_KIND, options, memdir)
-            index.rel = INDEX_NAME
-            index.preset(text)
-            memdir.index = index
-            tree.documents.append(index)
+    known = {document.path for document in tree.documents}
+    for container in tree.containers:
+        anchor = container.anchor_path
+        text = fixed.get(anchor)
+        if text is not None and anchor not in known:  # a container's anchor file that a fix created
+            document = Document(anchor, kind_of(os.path.basename(anchor), container.type), options, container)
+            document.rel = os.path.basename(anchor)
+            document.preset(text)
+            container.add(document)
+            tree.documents.append(document)
 
 
 def _run(rule: Rule, target: object, default_path: str, options: dict, errors: list[str]) -> list[Diagnostic]:
@@ -139,7 +167,7 @@ def _run(rule: Rule, target: object, default_path: str, options: dict, errors: l
 
 
 def _internal_error(rule: Rule, path: str, error: Exception) -> str:
-    return f"mnemolint: internal error in {rule.code} on {path}: {type(error).__name__}: {error}"
+    return f"mnemolint: internal error in {rule.code} on {visible(path)}: {type(error).__name__}: {visible(str(error))}"
 
 
 _told: set[str] = set()

@@ -7,17 +7,24 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from mnemolint.config import ConfigError
+from mnemolint.errors import ConfigError
+
+ALL = "ALL"
+
+
+def matches(selector: str, code: str) -> bool:
+    """Whether `selector` (`ALL`, a family, a prefix or a code) takes in `code`: the one definition,
+    for the command line, the config, per-file ignores, severities and suppression comments."""
+    return selector == ALL or code.startswith(selector)
+
+
+def specificity(selector: str) -> int:
+    """How specific a matching selector is: the most specific one decides (`ALL` least)."""
+    return 0 if selector == ALL else len(selector)
 
 
 def _specificity(selectors: Iterable[str], code: str) -> int:
-    best = -1
-    for selector in selectors:
-        if selector == "ALL":
-            best = max(best, 0)
-        elif code.startswith(selector):
-            best = max(best, len(selector))
-    return best
+    return max((specificity(selector) for selector in selectors if matches(selector, code)), default=-1)
 
 
 def check_selectors(selectors: Iterable[str], codes: Iterable[str], where: str) -> None:
@@ -26,7 +33,7 @@ def check_selectors(selectors: Iterable[str], codes: Iterable[str], where: str) 
     for selector in selectors:
         if not selector.strip():  # `""` is a prefix of every code: it would select (or ignore) them all
             raise ConfigError(f"{where}: empty rule selector")
-        if selector != "ALL" and not any(code.startswith(selector) for code in known):
+        if selector != ALL and not any(matches(selector, code) for code in known):
             raise ConfigError(f"{where}: unknown rule selector `{selector}`")
 
 

@@ -1,12 +1,13 @@
-"""Find the memory files of a tree and say what kind each one is (SPEC §1).
+"""Find every file of a tree and ask the kind registry what each one is (SPEC §1).
 
 One `os.scandir` walk. Every symlink met is recorded; a linked directory is entered only when it
 resolves inside the root and is not one of the directories already on the walk's path (device
 and inode), so a loop ends the descent instead of the run. Files are not read here: `Document`
 reads lazily, so a single changed topic file costs one walk of its memory dir, not a parse of it.
 
-Adding a kind of memory file means teaching `_kind_of` (and `_add_file`, which keeps `.md` files)
-to recognise it.
+Nothing here knows a kind: containers are recognised by `kinds.CONTAINERS` (a marker file, a
+location, a configured glob) and files by `kinds.kind_of`. Every file that is not excluded is
+kept in `Tree.files`, whether or not a kind claims it, for the rules that need the whole tree.
 """
 
 from __future__ import annotations
@@ -15,9 +16,13 @@ import errno
 import os
 import stat
 
-from mnemolint.config import ConfigError, Settings
-from mnemolint.parse.document import INDEX, TOPIC, Document
-from mnemolint.kinds.memory import INDEX_NAME, MemoryDir
+from mnemolint.config import Settings
+from mnemolint.discover.tree import LinkRecord, Tree
+from mnemolint.errors import ConfigError
+from mnemolint.kinds import CONTAINERS, kind_of
+from mnemolint.kinds.base import Container, ContainerType
+from mnemolint.parse.document import Document
+from mnemolint.paths import inside, upwards
 
 DEFAULT_EXCLUDES = frozenset(
     {
@@ -36,51 +41,26 @@ DEFAULT_EXCLUDES = frozenset(
         "site-packages",
     }
 )
-NOT_TOPICS = frozenset({"README.md", "AGENTS.md", "CLAUDE.md"})
-_AGENT_HOMES = (".claude", ".wave")
-
-
-class LinkRecord:
-    """A symlink met by the walk. `problem` is None, "cycle" or "dangling"."""
-
-    __slots__ = ("path", "target", "problem", "detail")
-
-    def __init__(self, path: str, target: str, problem: str | None = None, detail: str = "") -> None:
-        self.path = path
-        self.target = target
-        self.problem = problem
-        self.detail = detail
-
-
-class Tree:
-    """Everything discovery found. `focus` is None when whole trees were asked for."""
-
-    __slots__ = ("root", "documents", "memdirs", "links", "focus")
-
-    def __init__(self, root: str) -> None:
-        self.root = root
-        self.documents: list[Document] = []
-        self.memdirs: list[MemoryDir] = []
-        self.links: list[LinkRecord] = []
-        self.focus: set[str] | None = None
-
-    def in_focus(self, path: str) -> bool:
-        return self.focus is None or path in self.focus
+_MARKERS = {container.marker: container for container in CONTAINERS if container.marker}
 
 
 class _Walk:
-    """State of one discovery: md files by directory, directories holding an index, links."""
+    """State of one discovery: files by directory, the containers found, links, unreadable paths."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.md_files: dict[str, list[str]] = {}
-        self.unfollowed_index: dict[str, str] = {}
-        self.memdir_paths: set[str] = set()
+        self.files: dict[str, list[str]] = {}
+        self.unfollowed_marker: dict[str, str] = {}
+        self.container_paths: dict[str, ContainerType] = {}
         self.links: list[LinkRecord] = []
         self.unreadable: list[tuple[str, str]] = []
         self.seen_dirs: set[str] = set()
         self._exclude = _Matcher(settings.exclude + settings.extend_exclude, settings.root)
-        self._memory_globs = _Matcher(settings.memory_dirs, settings.root)
+        self._configured = [
+            (container, _Matcher(getattr(settings, container.setting.replace("-", "_")), settings.root))
+            for container in CONTAINERS
+            if container.setting
+        ]
 
     def walk(self, top: str, root: str) -> None:
         """Walk `top` (inside `root`), iteratively so depth never costs recursion."""
@@ -96,8 +76,9 @@ class _Walk:
             if directory in self.seen_dirs:
                 continue
             self.seen_dirs.add(directory)
-            if _is_memory_dir_by_location(directory) or self._memory_globs.matches(directory):
-                self.memdir_paths.add(directory)
+            placed = self.placed(directory)
+            if placed:
+                self.container_paths[directory] = placed
             try:
                 entries = list(os.scandir(directory))
             except OSError as error:
@@ -118,7 +99,7 @@ class _Walk:
             if entry.is_dir(follow_symlinks=False):
                 info = entry.stat(follow_symlinks=False)
                 return entry.path, ancestors + ((info.st_dev, info.st_ino),)
-            if name.endswith(".md") and entry.is_file(follow_symlinks=False):
+            if entry.is_file(follow_symlinks=False):
                 self._add_file(entry.path)
         except OSError as error:
             self.unreadable.append((entry.path, error.strerror or str(error)))
@@ -143,49 +124,51 @@ class _Walk:
             self.links.append(LinkRecord(entry.path, target, "cycle", "points back to a directory it is inside"))
             return None
         self.links.append(LinkRecord(entry.path, target))
-        if not _inside(os.path.realpath(entry.path), root):
+        if not inside(os.path.realpath(entry.path), root):
             self._unfollowed(entry, "it leads out of the linted tree")
             return None  # never read what lies behind a link out of the linted root
         if stat.S_ISDIR(info.st_mode):
-            if self._within_own_memdir(entry.path):
+            if self._within_own_container(entry.path):
                 return None  # its files are walked under their real names: no topic twice
             return entry.path, ancestors + (key,)
-        if entry.name.endswith(".md") and stat.S_ISREG(info.st_mode):
+        if stat.S_ISREG(info.st_mode):
             self._add_file(entry.path)
         return None
 
-    def enclosing_memdir(self, directory: str) -> str | None:
-        """The nearest memory dir at or above `directory`, for files and subtrees passed alone."""
-        current = directory
-        while True:
-            if (
-                os.path.lexists(os.path.join(current, INDEX_NAME))
-                or _is_memory_dir_by_location(current)
-                or self._memory_globs.matches(current)
-            ):
-                return current
-            parent = os.path.dirname(current)
-            if parent == current:
-                return None
-            current = parent
+    def placed(self, directory: str) -> ContainerType | None:
+        """The container type `directory` is by where it is, or by a configured glob."""
+        for container in CONTAINERS:
+            if container.located(directory):
+                return container
+        return next((container for container, globs in self._configured if globs.matches(directory)), None)
 
-    def _within_own_memdir(self, link: str) -> bool:
-        """Whether a linked directory leads back into the memory dir holding the link."""
-        memdir = self.enclosing_memdir(os.path.dirname(link))
-        return memdir is not None and _inside(os.path.realpath(link), os.path.realpath(memdir))
+    def enclosing_container(self, directory: str) -> str | None:
+        """The nearest container at or above `directory`, for files and subtrees passed alone."""
+        for current in upwards(directory):
+            if any(os.path.lexists(os.path.join(current, marker)) for marker in _MARKERS) or self.placed(current):
+                return current
+        return None
+
+    def _within_own_container(self, link: str) -> bool:
+        """Whether a linked directory leads back into the container holding the link."""
+        container = self.enclosing_container(os.path.dirname(link))
+        return container is not None and inside(os.path.realpath(link), os.path.realpath(container))
 
     def _unfollowed(self, entry: os.DirEntry, reason: str) -> None:
-        """A linked `MEMORY.md` that is not read still makes its directory a memory dir."""
-        if entry.name == INDEX_NAME:
+        """A marker file that is a link not followed (a linked `MEMORY.md`) still makes its directory
+        a container."""
+        container = _MARKERS.get(entry.name)
+        if container is not None:
             directory = os.path.dirname(entry.path)
-            self.memdir_paths.add(directory)
-            self.unfollowed_index[directory] = reason
+            self.container_paths.setdefault(directory, container)
+            self.unfollowed_marker[directory] = reason
 
     def _add_file(self, path: str) -> None:
         directory, name = os.path.split(path)
-        self.md_files.setdefault(directory, []).append(name)
-        if name == INDEX_NAME:
-            self.memdir_paths.add(directory)
+        self.files.setdefault(directory, []).append(name)
+        container = _MARKERS.get(name)
+        if container is not None:
+            self.container_paths.setdefault(directory, container)
 
 
 class _Matcher:
@@ -208,18 +191,8 @@ class _Matcher:
         return bool(self._match(rel) or self._match(rel + "/") or self._match(os.path.basename(path)))
 
 
-def _is_memory_dir_by_location(directory: str) -> bool:
-    """`…/.claude/projects/<slug>/memory` or `…/.wave/projects/<id>/memory` (SPEC §1)."""
-    parts = directory.rstrip(os.sep).split(os.sep)
-    return len(parts) >= 4 and parts[-1] == "memory" and parts[-3] == "projects" and parts[-4] in _AGENT_HOMES
-
-
-def _inside(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
-
-
 def discover(paths: list[str], settings: Settings) -> Tree:
-    """Walk directories, classify files, and build memory dirs with their index and topics."""
+    """Walk directories, find the containers, and classify every file through the kind registry."""
     walk = _Walk(settings)
     focus: set[str] = set()
     explicit_files: list[str] = []
@@ -232,14 +205,14 @@ def discover(paths: list[str], settings: Settings) -> Tree:
         if os.path.isdir(path) and not os.path.islink(path):
             walk.walk(path, path)
             roots.append(path)
-            context = walk.enclosing_memdir(path)
+            context = walk.enclosing_container(path)
             if context and context != path:
                 walk.walk(context, context)
             focus.add(path)
         else:
             explicit_files.append(path)
-            context = walk.enclosing_memdir(os.path.dirname(path))
-            if context:  # else it is no memory file: nothing to walk
+            context = walk.enclosing_container(os.path.dirname(path))
+            if context:  # else it is in no container: nothing to walk
                 walk.walk(context, context)
     tree = Tree(os.path.commonpath(roots) if roots else os.getcwd())
     tree.links = walk.links
@@ -272,66 +245,57 @@ def _refuse_special(path: str, given: str) -> None:
 
 
 def _context_outside(tree: Tree, dirs: set[str]) -> bool:
-    """Whether a memory dir was walked only for context, above the directories asked for."""
-    return any(not any(_inside(memdir.path, top) for top in dirs) for memdir in tree.memdirs)
+    """Whether a container was walked only for context, above the directories asked for."""
+    return any(not any(inside(container.path, top) for top in dirs) for container in tree.containers)
 
 
 def _focus_set(tree: Tree, dirs: set[str], files: list[str]) -> set[str]:
     focus = set(files)
     for document in tree.documents:
-        if any(_inside(document.path, top) for top in dirs):
+        if any(inside(document.path, top) for top in dirs):
             focus.add(document.path)
-    for memdir in tree.memdirs:
-        if any(_inside(memdir.path, top) for top in dirs):
-            focus.add(memdir.index_path)
+    for container in tree.containers:
+        if any(inside(container.path, top) for top in dirs):
+            focus.add(container.anchor_path)
     for link in tree.links:
-        if any(_inside(link.path, top) for top in dirs):
+        if any(inside(link.path, top) for top in dirs):
             focus.add(link.path)
     return focus
 
 
 def _build(tree: Tree, walk: _Walk, settings: Settings) -> None:
-    memdirs: dict[str, MemoryDir] = {}
-    for path in sorted(walk.memdir_paths):
-        memdirs[path] = MemoryDir(path, None, [])
-        memdirs[path].index_link = walk.unfollowed_index.get(path)
+    """Make the containers, then a `Document` for each file a kind claims, filed in its container."""
+    containers: dict[str, Container] = {}
+    for path in sorted(walk.container_paths):
+        containers[path] = walk.container_paths[path].make(path)
+        containers[path].marker_link = walk.unfollowed_marker.get(path)
     options = settings.options
-    for directory in sorted(walk.md_files):
-        owner = _owner(directory, memdirs)
-        for name in sorted(walk.md_files[directory]):
-            kind = _kind_of(directory, name, owner)
-            if kind is None or owner is None:
+    for directory in sorted(walk.files):
+        owner = _owner(directory, containers)
+        for name in sorted(walk.files[directory]):
+            path = os.path.join(directory, name)
+            tree.files.append(path)
+            rel = _relative(path, owner.path if owner is not None else tree.root)
+            kind = kind_of(rel, owner.type if owner is not None else None)
+            if kind is None:
                 continue
-            document = Document(os.path.join(directory, name), kind, options, owner)
-            document.rel = document.path[len(owner.path) + 1 :].replace(os.sep, "/")
+            document = Document(path, kind, options, owner)
+            document.rel = rel
             tree.documents.append(document)
-            if kind == INDEX:
-                owner.index = document
-            else:
-                owner.topics.append(document)
-    tree.memdirs = list(memdirs.values())
+            if owner is not None:
+                owner.add(document)
+    tree.containers = list(containers.values())
     for path, reason in walk.unreadable:
         tree.documents.append(Document.unreadable(path, reason, options))
 
 
-def _owner(directory: str, memdirs: dict[str, MemoryDir]) -> MemoryDir | None:
-    """The innermost memory dir holding `directory`."""
-    current = directory
-    while True:
-        if current in memdirs:
-            return memdirs[current]
-        parent = os.path.dirname(current)
-        if parent == current:
-            return None
-        current = parent
+def _relative(path: str, base: str) -> str:
+    """`path` relative to `base`, POSIX separators; sliced, not `relpath`, on the hot path."""
+    if path.startswith(base + os.sep):
+        return path[len(base) + 1 :].replace(os.sep, "/")
+    return os.path.relpath(path, base).replace(os.sep, "/")
 
 
-def _kind_of(directory: str, name: str, memdir: MemoryDir | None) -> str | None:
-    """The kind of an `.md` file: the one place that decides what mnemolint lints."""
-    if memdir is None:
-        return None
-    if name == INDEX_NAME and directory == memdir.path:
-        return INDEX
-    if name in NOT_TOPICS:
-        return None
-    return TOPIC
+def _owner(directory: str, containers: dict[str, Container]) -> Container | None:
+    """The innermost container holding `directory`."""
+    return next((containers[current] for current in upwards(directory) if current in containers), None)

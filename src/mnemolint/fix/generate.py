@@ -16,13 +16,11 @@ import posixpath
 
 from mnemolint.parse.document import BOM, Document
 from mnemolint.parse.index_lines import classify
-from mnemolint.kinds.memory import MemoryDir
+from mnemolint.kinds.memory import SKIPPED, TYPES, MemoryDir, unindexable
 from mnemolint.model import Diagnostic, Edit, Hit
 from mnemolint.rules import BY_CODE
-from mnemolint.rules.topic import SKIPPED, unindexable
 from mnemolint.parse.textutil import dominant_eol, js_lstrip_count, js_trim, plural, utf16_len, utf16_prefix_index
 
-TYPES = ("user", "feedback", "project", "reference")  # generation order; untyped topics come last
 SEPARATOR = " — "
 # Link targets are percent-encoded where the index reader would take them for an anchor, a query,
 # a URL scheme, an escape or a code span; a name with a space goes in `<…>`.

@@ -1,4 +1,5 @@
-"""An auto-memory directory: its `MEMORY.md` index, its topic files, and how index links resolve.
+"""The auto-memory dir, its two kinds of file (the `MEMORY.md` index and its topics), and how
+index links resolve (SPEC §1).
 
 Index rules get one `MemoryDir` and share what it computes once: the classified index lines and
 the resolution of every link target.
@@ -10,10 +11,15 @@ import os
 import posixpath
 import re
 
+from mnemolint.kinds.base import Container, ContainerType, Kind
 from mnemolint.parse.document import Document
 from mnemolint.parse.index_lines import IndexLine, LoadCut, classify, load_cut
+from mnemolint.parse.textutil import undecodable
+from mnemolint.readers import AGENT_HOMES, CLAUDE, WAVE, Reader
 
 INDEX_NAME = "MEMORY.md"
+NOT_TOPICS = frozenset({"README.md", "AGENTS.md", "CLAUDE.md"})  # instruction files beside the topics
+TYPES = ("user", "feedback", "project", "reference")  # the four memory types, in index generation order
 
 URL = "a URL"
 ABSOLUTE = "an absolute path"
@@ -39,14 +45,13 @@ class Resolved:
         self.problem = problem
 
 
-class MemoryDir:
-    """`index_link` is set when `MEMORY.md` is a symlink that was not followed (dangling, or out of
-    the linted tree): then `index` is None although the agent may well have an index."""
+class MemoryDir(Container):
+    """A memory dir: its index (None when there is none, or when `MEMORY.md` is a symlink that was
+    not followed, see `index_link`) and its topics. Its reader is Wave's under `.wave/`, else
+    Claude Code's (SPEC §5)."""
 
     __slots__ = (
-        "path",
         "index",
-        "index_link",
         "topics",
         "reader",
         "_lines",
@@ -56,12 +61,11 @@ class MemoryDir:
         "_cuts",
     )
 
-    def __init__(self, path: str, index: Document | None, topics: list[Document]) -> None:
-        self.path = path
-        self.index = index
-        self.index_link: str | None = None
-        self.topics = topics
-        self.reader = "wave" if f"{os.sep}.wave{os.sep}" in path + os.sep else "claude"
+    def __init__(self, path: str) -> None:
+        super().__init__(path, MEMORY_DIR)
+        self.index: Document | None = None
+        self.topics: list[Document] = []
+        self.reader: Reader = WAVE if f"{os.sep}{WAVE.home}{os.sep}" in path + os.sep else CLAUDE
         self._lines: list[IndexLine] | None = None
         self._topic_by_rel: dict[str, Document] | None = None
         self._resolved: dict[str, Resolved | None] = {}  # every index rule asks for the same targets
@@ -70,7 +74,19 @@ class MemoryDir:
 
     @property
     def index_path(self) -> str:
-        return os.path.join(self.path, INDEX_NAME)
+        return self.anchor_path
+
+    @property
+    def index_link(self) -> str | None:
+        """Why a `MEMORY.md` that is a symlink was not followed (dangling, or out of the linted tree)."""
+        return self.marker_link
+
+    def add(self, document: Document) -> None:
+        super().add(document)
+        if document.kind is INDEX:
+            self.index = document
+        else:
+            self.topics.append(document)
 
     @property
     def topic_by_rel(self) -> dict[str, Document]:
@@ -189,3 +205,69 @@ def _decode_reference(match: re.Match) -> str:
 def _escapes(rel: str) -> bool:
     """Whether a normalized relative path leads out of the memory dir."""
     return rel == ".." or rel.startswith("../")
+
+
+_UNINDEXABLE = "[]()\n"
+SKIPPED = "Index generation skips this topic: {problem}. Rename the file."
+
+
+def unindexable(rel: str) -> str | None:
+    """Why a topic at `rel` (relative to its memory dir) cannot be written as an index link, or None.
+
+    Shared with the index generator, which skips such topics (seed 000, capacity 8).
+    """
+    if undecodable(rel):
+        return "its name is not valid UTF-8, so no UTF-8 index can link to it"
+    bad = sorted({char for char in rel if char in _UNINDEXABLE})
+    if bad:
+        shown = ", ".join("newline" if char == "\n" else f"`{char}`" for char in bad)
+        return f"its name contains {shown}, which would break the `[Title](file.md)` link"
+    if "\\" in rel:
+        return "its path contains a backslash, which is a separator on Windows"
+    if not rel.isascii() and not _is_nfc(rel):
+        return "its name is not in Unicode normal form (NFC), so a typed link would not match it"
+    return None
+
+
+def _is_nfc(text: str) -> bool:
+    import unicodedata
+
+    return unicodedata.is_normalized("NFC", text)
+
+
+def _located(directory: str) -> bool:
+    """`…/.claude/projects/<slug>/memory` or `…/.wave/projects/<id>/memory`, index or not (SPEC §1)."""
+    parts = directory.rstrip(os.sep).split(os.sep)
+    return len(parts) >= 4 and parts[-1] == "memory" and parts[-3] == "projects" and parts[-4] in AGENT_HOMES
+
+
+def _is_topic(rel: str) -> bool:
+    return rel.endswith(".md") and rel != INDEX_NAME and posixpath.basename(rel) not in NOT_TOPICS
+
+
+def _reader(document: Document) -> Reader:
+    container = document.container
+    return container.reader if isinstance(container, MemoryDir) else CLAUDE
+
+
+MEMORY_DIR = ContainerType("memory dir", marker=INDEX_NAME, setting="memory-dirs", located=_located, make=MemoryDir)
+INDEX = Kind(
+    "memory index",
+    container=MEMORY_DIR,
+    matches=lambda rel: rel == INDEX_NAME,
+    frontmatter=True,
+    frontmatter_fields=False,
+    suppressions=True,
+    unread_frontmatter="and the index takes no frontmatter anyway: remove it",
+    reader=_reader,
+)
+TOPIC = Kind(
+    "memory topic",
+    container=MEMORY_DIR,
+    matches=_is_topic,
+    frontmatter=True,
+    frontmatter_fields=True,
+    suppressions=True,
+    unread_frontmatter="YAML readers (Claude Code's among them) get no name, description or type from this file",
+    reader=_reader,
+)

@@ -1,7 +1,8 @@
 """One file of a memory repository: read once, decoded once, split once, parsed lazily.
 
 Every rule reads through a `Document`, so no rule touches the file system and no file is read or
-parsed twice, however many rules look at it.
+parsed twice, however many rules look at it. What is parsed depends on the document's kind: a
+kind without frontmatter or suppression comments never has either parsed.
 """
 
 from __future__ import annotations
@@ -14,23 +15,25 @@ from mnemolint.parse.textutil import js_trim
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
-    from mnemolint.kinds.memory import MemoryDir
-
-INDEX = "index"
-TOPIC = "topic"
-UNREADABLE = "unreadable"  # a path the walk could not read: a file or a whole directory
+    from mnemolint.kinds.base import Container, Kind
+    from mnemolint.readers import Reader
 
 BOM = "\ufeff"
 
 
 class Document:
-    """A memory file. `text` is None when the file could not be read or decoded usefully."""
+    """A file of a known kind. `text` is None when it could not be read or decoded usefully.
+
+    `kind` is None only for a path the walk could not stat or list (`unlisted`: a file or a whole
+    directory), which is reported like an unreadable file and read by no other rule.
+    """
 
     __slots__ = (
         "path",
         "rel",
         "kind",
-        "memdir",
+        "container",
+        "unlisted",
         "_size",
         "options",
         "read_error",
@@ -47,11 +50,12 @@ class Document:
         "_loaded",
     )
 
-    def __init__(self, path: str, kind: str, options: dict, memdir: MemoryDir | None = None) -> None:
+    def __init__(self, path: str, kind: Kind | None, options: dict, container: Container | None = None) -> None:
         self.path = path
-        self.rel = ""  # path relative to the memory dir (topics) or the root, POSIX separators
+        self.rel = ""  # path relative to its container (or the root), POSIX separators
         self.kind = kind
-        self.memdir = memdir
+        self.container = container
+        self.unlisted = False
         self.options = options
         self.read_error: str | None = None
         self._size = 0
@@ -71,7 +75,8 @@ class Document:
     @classmethod
     def unreadable(cls, path: str, reason: str, options: dict) -> Document:
         """A path the walk could not stat or list, so that it is reported like an unreadable file."""
-        document = cls(path, UNREADABLE, options)
+        document = cls(path, None, options)
+        document.unlisted = True
         document.read_error = reason
         document._loaded = True
         return document
@@ -150,9 +155,19 @@ class Document:
 
     @property
     def frontmatter(self) -> FrontMatter:
+        """The frontmatter block; for a kind that has none, an absent one (a `---` there is text)."""
         if self._frontmatter is None:
-            self._frontmatter = split_and_parse(self.lines, self.options["yaml-max-depth"])
+            if self.kind is not None and self.kind.frontmatter:
+                self._frontmatter = split_and_parse(self.lines, self.options["yaml-max-depth"])
+            else:
+                self._frontmatter = FrontMatter()
         return self._frontmatter
+
+    @property
+    def reader(self) -> Reader:
+        """The profile of the agent that loads this file (only documents of a kind have one)."""
+        assert self.kind is not None, "an unlisted path has no reader"
+        return self.kind.reader(self)
 
     @property
     def trimmed_size(self) -> tuple[int, int | None]:
@@ -170,9 +185,11 @@ class Document:
 
     @property
     def suppressions(self) -> suppress.Suppressions | None:
-        """The file's `<!-- mnemolint-disable … -->` comments, None when it has none."""
+        """The file's `<!-- mnemolint-disable … -->` comments, None when it has none (or its kind
+        takes no suppression comments)."""
         if self._suppressions is False:
-            self._suppressions = suppress.parse(self.text or "", self.lines)
+            takes = self.kind is not None and self.kind.suppressions
+            self._suppressions = suppress.parse(self.text or "", self.lines) if takes else None
         return self._suppressions  # type: ignore[return-value]
 
     def export(self) -> suppress.Suppressions | None | bool:

@@ -9,22 +9,22 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from mnemolint.discover.walk import Tree
-from mnemolint.parse.document import UNREADABLE, Document
+from mnemolint.discover.tree import Tree
+from mnemolint.parse.document import Document
 from mnemolint.model import ERROR, Hit
-from mnemolint.rules.base import DOCUMENT, TREE, rule
+from mnemolint.rules.base import EVERY_FILE, TREE, rule
 
 
 @rule(
     "NST002",
     "memory-file-unreadable",
     ERROR,
-    scope=DOCUMENT,
+    reads=EVERY_FILE,
     summary="A memory file (or a directory holding memory) that cannot be read.",
     options=("max-file-bytes",),
 )
 def memory_file_unreadable(document: Document, options: dict) -> Iterator[Hit]:
-    if document.kind == UNREADABLE:
+    if document.unlisted:
         yield Hit(f"Cannot read this path ({document.read_error}): memory files in it were not checked.")
     elif document.too_large:
         yield Hit(
@@ -42,7 +42,7 @@ def memory_file_unreadable(document: Document, options: dict) -> Iterator[Hit]:
     "LNK004",
     "symlink-cycle",
     ERROR,
-    scope=TREE,
+    reads=TREE,
     summary="A symlink that loops back to itself or to a directory it is inside.",
 )
 def symlink_cycle(tree: Tree, options: dict) -> Iterator[Hit]:

@@ -5,16 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from mnemolint.parse import frontmatter as fm
-from mnemolint.parse.document import INDEX, Document
+from mnemolint.kinds import TAKING_FRONTMATTER, WITH_FRONTMATTER
+from mnemolint.parse.document import Document
 from mnemolint.model import ERROR, WARNING, Hit
-from mnemolint.rules.base import DOCUMENT, rule
+from mnemolint.rules.base import rule
 
 
 def _lost(document: Document) -> str:
-    """What an unreadable frontmatter costs: a topic's fields; for the index, which takes none, its lines."""
-    if document.kind == INDEX:
-        return "and the index takes no frontmatter anyway: remove it"
-    return "YAML readers (Claude Code's among them) get no name, description or type from this file"
+    """What an unreadable frontmatter costs the agent, as its kind says (a topic's fields, say)."""
+    assert document.kind is not None, "rules reading WITH_FRONTMATTER get documents of a kind"
+    return document.kind.unread_frontmatter
 
 
 # The most common real-world error, with the fix spelled out.
@@ -27,7 +27,7 @@ _HINTS = {
     "FM001",
     "invalid-yaml",
     ERROR,
-    scope=DOCUMENT,
+    reads=WITH_FRONTMATTER,
     summary="The frontmatter is not valid YAML.",
 )
 def invalid_yaml(document: Document, options: dict) -> Iterator[Hit]:
@@ -66,7 +66,7 @@ _KINDS = {"list": "a list", "str": "a plain string", "int": "a number", "float":
     "FM002",
     "not-a-mapping",
     ERROR,
-    scope=DOCUMENT,
+    reads=WITH_FRONTMATTER,
     summary="The frontmatter is valid YAML but not a mapping of keys to values.",
 )
 def not_a_mapping(document: Document, options: dict) -> Iterator[Hit]:
@@ -83,13 +83,11 @@ def not_a_mapping(document: Document, options: dict) -> Iterator[Hit]:
     "FM003",
     "unclosed-frontmatter",
     ERROR,
-    scope=DOCUMENT,
+    reads=TAKING_FRONTMATTER,  # in MEMORY.md a lone `---` on line 1 is a thematic break
     summary="A `---` frontmatter fence on line 1 is never closed.",
 )
 def unclosed_frontmatter(document: Document, options: dict) -> Iterator[Hit]:
-    front = document.frontmatter
-    # In MEMORY.md a lone `---` on line 1 is a thematic break: the index is loaded as is.
-    if front.status == fm.UNCLOSED and document.kind != INDEX:
+    if document.frontmatter.status == fm.UNCLOSED:
         yield Hit(
             "Frontmatter opened with `---` on line 1 is never closed by a second `---` line: readers "
             "either drop it or swallow the body up to the next `---`. Close it after the last key.",
@@ -110,7 +108,7 @@ _WHY = {
     "FM004",
     "yaml-ambiguous-scalar",
     WARNING,
-    scope=DOCUMENT,
+    reads=WITH_FRONTMATTER,
     summary="An unquoted value that YAML 1.1 and YAML 1.2 readers take differently.",
 )
 def yaml_ambiguous_scalar(document: Document, options: dict) -> Iterator[Hit]:
@@ -128,7 +126,7 @@ def yaml_ambiguous_scalar(document: Document, options: dict) -> Iterator[Hit]:
     "FM005",
     "yaml-too-complex",
     ERROR,
-    scope=DOCUMENT,
+    reads=WITH_FRONTMATTER,
     summary="Frontmatter with anchors, aliases or absurd nesting, refused rather than expanded.",
     options=("yaml-max-depth",),
 )

@@ -12,10 +12,9 @@ from functools import partial
 
 from mnemolint.parse import index_lines as il
 from mnemolint.parse.document import Document
-from mnemolint.kinds.memory import ABSOLUTE, ESCAPES, MISSING, UNKNOWN, URL, MemoryDir
+from mnemolint.kinds.memory import ABSOLUTE, ESCAPES, MEMORY_DIR, MISSING, UNKNOWN, URL, MemoryDir, unindexable
 from mnemolint.model import ERROR, INFO, SAFE, UNSAFE, WARNING, Edit, Fix, Hit
-from mnemolint.rules.base import MEMDIR, ON_DIR, ON_TOPICS, rule
-from mnemolint.rules.topic import unindexable
+from mnemolint.rules.base import ON_CONTAINER, ON_MEMBERS, rule
 from mnemolint.parse.textutil import js_lstrip_count, js_trim, quote, utf16_len, utf16_prefix_index
 
 
@@ -29,7 +28,7 @@ def _advice(options: dict) -> str:
     "MEM101",
     "index-over-load-limit",
     ERROR,
-    scope=MEMDIR,
+    reads=MEMORY_DIR,
     summary="MEMORY.md is over 200 lines or 25,000 characters, so the agent loads only part of it.",
     options=("index-max-lines", "index-max-chars", "index-line-max-chars"),
 )
@@ -81,7 +80,7 @@ def index_over_load_limit(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     "MEM102",
     "index-near-limit",
     WARNING,
-    scope=MEMDIR,
+    reads=MEMORY_DIR,
     summary="MEMORY.md is at 80 % or more of its load cap.",
     options=("index-max-lines", "index-max-chars", "index-warn-ratio", "index-target-lines", "index-target-chars"),
 )
@@ -152,7 +151,7 @@ def _new_index(memdir: MemoryDir, options: dict) -> tuple[Edit, ...] | str:
     "MEM103",
     "index-line-too-long",
     WARNING,
-    scope=MEMDIR,
+    reads=MEMORY_DIR,
     summary="An index line is over 150 characters.",
     fix=UNSAFE,
     options=("index-line-max-chars", "index-max-chars"),
@@ -205,7 +204,7 @@ def _drop_line(memdir: MemoryDir, line: il.IndexLine, message: str, applicabilit
     "MEM104",
     "index-broken-link",
     ERROR,
-    scope=MEMDIR,
+    reads=MEMORY_DIR,
     summary="An index entry links to a file that is missing, absolute, a URL, or outside the memory dir.",
     fix=SAFE,
 )
@@ -243,11 +242,11 @@ def index_broken_link(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     "MEM105",
     "index-orphan-topic",
     WARNING,
-    scope=MEMDIR,
+    reads=MEMORY_DIR,
     summary="A topic file that no line of MEMORY.md links to, so the agent never discovers it.",
     fix=SAFE,
     options=("index-max-lines", "index-max-chars", "index-target-lines", "index-target-chars", "index-line-max-chars"),
-    reports_on=ON_TOPICS,
+    reports_on=ON_MEMBERS,
 )
 def index_orphan_topic(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     cut = memdir.cut(options["index-max-lines"], options["index-max-chars"])
@@ -280,11 +279,11 @@ def index_orphan_topic(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     "MEM106",
     "index-missing",
     WARNING,
-    scope=MEMDIR,
+    reads=MEMORY_DIR,
     summary="A memory dir has topic files but no MEMORY.md.",
     fix=SAFE,
     options=("index-target-lines", "index-target-chars", "index-line-max-chars"),
-    reports_on=ON_DIR,
+    reports_on=ON_CONTAINER,
 )
 def index_missing(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     if memdir.index is None and memdir.topics:
@@ -310,7 +309,7 @@ def index_missing(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     "MEM107",
     "index-duplicate-entry",
     WARNING,
-    scope=MEMDIR,
+    reads=MEMORY_DIR,
     summary="The same topic is linked from two index lines.",
     fix=SAFE,
 )
@@ -343,7 +342,7 @@ _CONTENT_KINDS = {il.CONTENT: "text", il.NESTED: "nested detail", il.CODE: "a co
     "MEM108",
     "index-not-pointer",
     WARNING,
-    scope=MEMDIR,
+    reads=MEMORY_DIR,
     summary="MEMORY.md holds frontmatter, paragraphs, code or nested content instead of one-line pointers.",
     options=("index-max-lines",),
 )
@@ -396,7 +395,7 @@ def _same(summary: str, description: str) -> bool:
     "MEM109",
     "index-description-drift",
     INFO,
-    scope=MEMDIR,
+    reads=MEMORY_DIR,
     summary="An index entry's text no longer matches its topic's `description`.",
     fix=UNSAFE,
     options=("index-line-max-chars",),

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from mnemolint.kinds import KINDS
 from mnemolint.parse.document import BOM, Document
 from mnemolint.model import ERROR, SAFE, WARNING, Edit, Fix, Hit
-from mnemolint.rules.base import DOCUMENT, rule
+from mnemolint.rules.base import rule
 from mnemolint.parse.textutil import dominant_eol
 
 
@@ -14,7 +15,7 @@ from mnemolint.parse.textutil import dominant_eol
     "TXT001",
     "utf8-bom",
     WARNING,
-    scope=DOCUMENT,
+    reads=KINDS,
     summary="The file starts with a UTF-8 byte-order mark.",
     fix=SAFE,
 )
@@ -42,7 +43,7 @@ def utf8_bom(document: Document, options: dict) -> Iterator[Hit]:
     "TXT002",
     "invalid-utf8",
     ERROR,
-    scope=DOCUMENT,
+    reads=KINDS,
     summary="The file is not UTF-8 text: an invalid byte sequence or binary (NUL) content.",
 )
 def invalid_utf8(document: Document, options: dict) -> Iterator[Hit]:
@@ -65,7 +66,7 @@ def invalid_utf8(document: Document, options: dict) -> Iterator[Hit]:
     "TXT003",
     "mixed-line-endings",
     WARNING,
-    scope=DOCUMENT,
+    reads=KINDS,
     summary="The file mixes CRLF and LF line endings.",
     fix=SAFE,
 )

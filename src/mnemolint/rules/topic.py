@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from mnemolint.parse import frontmatter as fm
+from mnemolint.kinds.memory import SKIPPED, TOPIC, TYPES, unindexable
 from mnemolint.parse.document import Document
 from mnemolint.model import ERROR, WARNING, Hit
-from mnemolint.rules.base import TOPIC, rule
-from mnemolint.parse.textutil import quote, undecodable, utf16_len
+from mnemolint.rules.base import rule
+from mnemolint.parse.textutil import quote, utf16_len
 
-TYPES = ("user", "feedback", "project", "reference")
 _ONE_THING = "One file, one thing: summarise instead of appending, and split different things into their own files."
 
 
@@ -28,7 +28,7 @@ def _measure(document: Document, options: dict) -> tuple[float, str] | None:
     "MEM201",
     "topic-over-limit",
     ERROR,
-    scope=TOPIC,
+    reads=(TOPIC,),
     summary="A topic file is over 4,096 bytes or 200 lines.",
     options=("topic-max-bytes", "topic-max-lines"),
 )
@@ -45,7 +45,7 @@ def topic_over_limit(document: Document, options: dict) -> Iterator[Hit]:
     "MEM202",
     "topic-near-limit",
     WARNING,
-    scope=TOPIC,
+    reads=(TOPIC,),
     summary="A topic file is at 80 % or more of its 4,096-byte / 200-line cap.",
     options=("topic-max-bytes", "topic-max-lines", "topic-warn-ratio"),
 )
@@ -67,7 +67,7 @@ def _readable_frontmatter(document: Document) -> fm.FrontMatter | None:
     "MEM203",
     "topic-missing-description",
     WARNING,
-    scope=TOPIC,
+    reads=(TOPIC,),
     summary="A topic file has no frontmatter `description`, so it cannot be indexed.",
 )
 def topic_missing_description(document: Document, options: dict) -> Iterator[Hit]:
@@ -92,7 +92,7 @@ def topic_missing_description(document: Document, options: dict) -> Iterator[Hit
     "MEM204",
     "topic-description-too-long",
     WARNING,
-    scope=TOPIC,
+    reads=(TOPIC,),
     summary="A topic's `description` is over 300 characters.",
     options=("description-max-chars", "description-target-chars"),
 )
@@ -110,11 +110,6 @@ def topic_description_too_long(document: Document, options: dict) -> Iterator[Hi
         )
 
 
-def _reader(document: Document) -> str:
-    """Which agent reads this topic: "wave" under `.wave/`, else "claude" (SPEC §5)."""
-    return document.memdir.reader if document.memdir else "claude"
-
-
 def _field(front: fm.FrontMatter, key: str) -> tuple[object, bool]:
     """A field's value and whether it sits under `metadata:` (Claude Code reads it there too)."""
     data = front.data or {}
@@ -130,20 +125,20 @@ def _field(front: fm.FrontMatter, key: str) -> tuple[object, bool]:
     "MEM205",
     "topic-missing-field",
     WARNING,
-    scope=TOPIC,
+    reads=(TOPIC,),
     summary="A topic's frontmatter lacks `name` or `type`.",
 )
 def topic_missing_field(document: Document, options: dict) -> Iterator[Hit]:
     front = _readable_frontmatter(document)
     if front is None:
         return
-    reader = _reader(document)
+    reads_metadata_block = document.reader.reads_metadata_block
     missing, nested = [], []
     for key in ("name", "type"):
         value, under_metadata = _field(front, key)
         if value is None or value == "":
             missing.append(f"`{key}`")
-        elif under_metadata and reader == "wave":
+        elif under_metadata and not reads_metadata_block:
             nested.append(f"`{key}`")
     if missing:
         yield Hit(
@@ -163,7 +158,7 @@ def topic_missing_field(document: Document, options: dict) -> Iterator[Hit]:
     "MEM206",
     "topic-invalid-type",
     WARNING,
-    scope=TOPIC,
+    reads=(TOPIC,),
     summary="A topic's `type` is not one of user, feedback, project, reference.",
 )
 def topic_invalid_type(document: Document, options: dict) -> Iterator[Hit]:
@@ -184,42 +179,14 @@ def topic_invalid_type(document: Document, options: dict) -> Iterator[Hit]:
     )
 
 
-_UNINDEXABLE = "[]()\n"
-SKIPPED = "Index generation skips this topic: {problem}. Rename the file."
-
-
-def unindexable(rel: str) -> str | None:
-    """Why a topic at `rel` (relative to its memory dir) cannot be written as an index link, or None.
-
-    Shared with the index generator, which skips such topics (seed 000, capacity 8).
-    """
-    if undecodable(rel):
-        return "its name is not valid UTF-8, so no UTF-8 index can link to it"
-    bad = sorted({char for char in rel if char in _UNINDEXABLE})
-    if bad:
-        shown = ", ".join("newline" if char == "\n" else f"`{char}`" for char in bad)
-        return f"its name contains {shown}, which would break the `[Title](file.md)` link"
-    if "\\" in rel:
-        return "its path contains a backslash, which is a separator on Windows"
-    if not rel.isascii() and not _is_nfc(rel):
-        return "its name is not in Unicode normal form (NFC), so a typed link would not match it"
-    return None
-
-
 @rule(
     "MEM207",
     "topic-unindexable-name",
     WARNING,
-    scope=TOPIC,
+    reads=(TOPIC,),
     summary="A topic's file name cannot be written as an index link, so index generation skips it.",
 )
 def topic_unindexable_name(document: Document, options: dict) -> Iterator[Hit]:
     problem = unindexable(document.rel)
     if problem:
         yield Hit(SKIPPED.format(problem=problem))
-
-
-def _is_nfc(text: str) -> bool:
-    import unicodedata
-
-    return unicodedata.is_normalized("NFC", text)

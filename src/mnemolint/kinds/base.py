@@ -1,0 +1,120 @@
+"""What a kind of file is, and what a container of files is: the seam a new kind plugs into.
+
+A container is a directory that gives the files below it their meaning: a memory dir makes its
+`MEMORY.md` an index and its other `.md` files topics. A kind says how a file is recognised (by
+its path relative to its container, or to the linted root when the kind has no container), how
+it is read (frontmatter, suppression comments) and which agent reads it (a reader profile).
+
+Discovery asks the registry (`kinds/__init__.py`) what each directory and each file is; rules
+declare the kinds, the container or the tree they read, and the engine dispatches from that.
+Nothing here imports the rest of mnemolint: every other layer may depend on it.
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from mnemolint.readers import Reader
+
+    Document = Any  # parse.document depends on this module, never the other way round
+
+
+class Container:
+    """One container found by discovery. `anchor_path` is the file that stands for the whole
+    container in findings and in a pre-commit run's focus (a memory dir's `MEMORY.md`, whether or
+    not it exists); `marker_link` says why a marker file that is a symlink was not followed."""
+
+    __slots__ = ("path", "type", "documents", "marker_link")
+
+    def __init__(self, path: str, container_type: ContainerType) -> None:
+        self.path = path
+        self.type = container_type
+        self.documents: list[Document] = []
+        self.marker_link: str | None = None
+
+    @property
+    def anchor_path(self) -> str:
+        return os.path.join(self.path, self.type.marker) if self.type.marker else self.path
+
+    def add(self, document: Document) -> None:
+        """Take a document discovery found in this container (subclasses file it by kind)."""
+        self.documents.append(document)
+
+
+class ContainerType:
+    """A kind of container. A directory is one when it holds `marker` (a file name), when
+    `located(directory)` says so (by where it is), or when it matches a glob of the `setting`
+    list of the configuration. `make(path)` builds the container object."""
+
+    __slots__ = ("name", "marker", "setting", "located", "make")
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        marker: str | None,
+        setting: str | None,
+        located: Callable[[str], bool],
+        make: Callable[[str], Container],
+    ) -> None:
+        self.name = name
+        self.marker = marker
+        self.setting = setting
+        self.located = located
+        self.make = make
+
+    def __repr__(self) -> str:
+        return f"<ContainerType {self.name}>"
+
+
+class Kind:
+    """A kind of file.
+
+    `matches(rel)` recognises a file by its POSIX path relative to its container (or to the root
+    when `container` is None). `frontmatter` and `suppressions` say whether documents of this
+    kind have them, so that neither is parsed (nor its rules run) where it means nothing;
+    `frontmatter_fields` whether the agent takes fields from it (an index's frontmatter is parsed
+    only to be reported: the loader takes the index as it is). `unread_frontmatter` completes
+    "Invalid YAML in frontmatter: …;" with what that costs. `reader(document)` is the profile of
+    the agent that loads the file.
+    """
+
+    __slots__ = (
+        "name",
+        "container",
+        "matches",
+        "frontmatter",
+        "frontmatter_fields",
+        "suppressions",
+        "unread_frontmatter",
+        "reader",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        container: ContainerType | None,
+        matches: Callable[[str], bool],
+        frontmatter: bool,
+        frontmatter_fields: bool,
+        suppressions: bool,
+        unread_frontmatter: str = "",
+        reader: Callable[[Document], Reader],
+    ) -> None:
+        self.name = name
+        self.container = container
+        self.matches = matches
+        self.frontmatter = frontmatter
+        self.frontmatter_fields = frontmatter_fields
+        self.suppressions = suppressions
+        self.unread_frontmatter = unread_frontmatter
+        self.reader = reader
+
+    def __repr__(self) -> str:
+        return f"<Kind {self.name}>"

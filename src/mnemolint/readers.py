@@ -1,0 +1,33 @@
+"""Reader profiles: the agent that loads a file, and what its reader does differently.
+
+One rule set, several readings (as sqlfluff keeps one rule set and many dialects): a rule never
+asks for an agent's name, it asks the profile of the file's reader what that reader gets.
+`../shared/READERS.md` has each fact with the agent's source file and line.
+"""
+
+from __future__ import annotations
+
+
+class Reader:
+    """An agent's reader. `home` is its per-user and per-project directory (`.wave`, `.claude`),
+    which also holds its auto-memory dirs (`<home>/projects/<id>/memory`); `reads_metadata_block`
+    says whether a field nested under `metadata:` counts as that field."""
+
+    __slots__ = ("name", "title", "home", "reads_metadata_block")
+
+    def __init__(self, name: str, title: str, home: str, *, reads_metadata_block: bool) -> None:
+        self.name = name
+        self.title = title
+        self.home = home
+        self.reads_metadata_block = reads_metadata_block
+
+    def __repr__(self) -> str:
+        return f"<Reader {self.name}>"
+
+
+# Wave's hand-written frontmatter reader takes `metadata:` as a plain string (READERS.md §1).
+WAVE = Reader("wave", "Wave", ".wave", reads_metadata_block=False)
+CLAUDE = Reader("claude", "Claude Code", ".claude", reads_metadata_block=True)
+
+READERS = (WAVE, CLAUDE)
+AGENT_HOMES = tuple(reader.home for reader in READERS)
