@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from mnemolint import suppress
+from mnemolint.frontmatter import _AMBIGUOUS
 
 MEGABYTE = 1 << 20
 adversarial = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -186,3 +187,48 @@ def test_the_lookup_is_the_same_for_one_range_or_a_hundred_thousand() -> None:
     assert elapsed < 5, elapsed
     mem104 = {("MEM104", line) for line in (100_001, 100_002, 100_003)}
     assert covered == {("X5", 6), ("X50", 6), ("X50", 51), *mem104}  # `X5` is a prefix of `X50`
+
+
+# --- FM004's ambiguous-scalar pattern -------------------------------------------------------------
+
+# The pattern before issue 7 (`[0-9_]*_[0-9_]*` backtracks quadratically), the reference for FM004.
+OLD_AMBIGUOUS = r"""(?x)
+    (?P<bool>y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)
+    |(?P<int>[-+]?0[0-7_]+|[-+]?0b[01_]+|[-+]?0o[0-7]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+|[-+]?[0-9][0-9]*_[0-9_]*)
+    |(?P<float>[-+]?[0-9]+[eE][-+]?[0-9]+|[-+]?[0-9][0-9_]*\.[0-9_]*_[0-9_]*)
+    |(?P<date>[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}
+        (?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?)
+    """
+SCALAR_PIECES = list("0123456789_.:eE+-boxTtZ ") + ["\t", "2024-01-01", "12:30:00", "0b", "0o", "yes", "1_0.5_", ":55"]
+
+
+def reading(pattern: str, value: str) -> str | None:
+    match = re.fullmatch(pattern, value)
+    return None if match is None else match.lastgroup
+
+
+@equivalent
+@given(st.lists(st.sampled_from(SCALAR_PIECES), max_size=12).map("".join))
+def test_the_fm004_pattern_reads_exactly_what_the_old_one_did(value: str) -> None:
+    assert reading(_AMBIGUOUS, value) == reading(OLD_AMBIGUOUS, value)
+
+
+@adversarial
+@given(st.sampled_from(["1.", "1", "-0", "+1:", "2024-01-01", "2024-01-01T10:00:00.", "0b", "1e", "1_0."]),
+       st.lists(st.sampled_from(SCALAR_PIECES), min_size=1, max_size=4))
+@example("1.", ["_"])  # repro.sh redos2, at 1 MB
+@example("1_0.", ["1", "_"])
+@example("1", [":55"])
+def test_a_megabyte_scalar_is_judged_in_linear_time(start: str, filler: list[str]) -> None:
+    value = start + megabyte_of(filler) + "x"
+    _, elapsed = timed(re.fullmatch, _AMBIGUOUS, value)
+    assert elapsed < 2, elapsed
+
+
+def test_redos2_a_description_of_80_kb_of_underscores_is_checked_at_once(tmp_path: Path) -> None:
+    """repro.sh redos2 at 80 KB, as in the issue: the old pattern took 45 s."""
+    files = {"mem/MEMORY.md": "- [A](a.md) — a\n", "mem/a.md": "---\ndescription: 1." + "_" * 80_000 + "x\n---\n"}
+    write_tree(tmp_path, files)
+    result, elapsed = timed(run_cli, "check", "mem", cwd=tmp_path)
+    assert elapsed < 10, elapsed
+    assert result.stderr == "" and "FM004" not in result.stdout and result.returncode == 1
