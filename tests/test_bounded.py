@@ -8,6 +8,7 @@ pattern, and checks on short strings that the rewrite accepts exactly what the o
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from pathlib import Path
@@ -18,9 +19,12 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from mnemolint import suppress
+from mnemolint.config import load_settings
+from mnemolint.discovery import discover
 from mnemolint.frontmatter import _AMBIGUOUS
 
 MEGABYTE = 1 << 20
+TOPIC = "---\nname: {0}\ndescription: {0}\ntype: user\n---\n"
 adversarial = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 equivalent = settings(max_examples=300, deadline=None)
 
@@ -232,3 +236,63 @@ def test_redos2_a_description_of_80_kb_of_underscores_is_checked_at_once(tmp_pat
     result, elapsed = timed(run_cli, "check", "mem", cwd=tmp_path)
     assert elapsed < 10, elapsed
     assert result.stderr == "" and "FM004" not in result.stdout and result.returncode == 1
+
+
+# --- the walk: a symlink diamond ------------------------------------------------------------------
+
+
+def discovered(root: Path):
+    return discover([str(root)], load_settings(None, str(root)))
+
+
+def diamond(root: Path, depth: int, memdir: str | None = None) -> None:
+    """`l0` … `l{depth}`, each level with two links `a` and `b` to the next (repro.sh diamond);
+    with `memdir`, that memory dir links into the top level twice as well."""
+    write_tree(root, {"mem/MEMORY.md": "# M\n", **{f"l{n}/t{n}.md": TOPIC.format(n) for n in range(depth + 1)}})
+    for n in range(depth):
+        for name in "ab":
+            os.symlink(f"../l{n + 1}", root / f"l{n}" / name)
+    if memdir:
+        for name in "ab":
+            os.symlink("../l0", root / memdir / name)
+
+
+def test_a_symlink_diamond_walks_each_directory_once(tmp_path: Path) -> None:
+    """repro.sh diamond: depth 16 took 102 s (2^16 paths); depth 24 would take days."""
+    diamond(tmp_path, 24)
+    tree, elapsed = timed(discovered, tmp_path)
+    assert elapsed < 5, elapsed
+    assert len(tree.links) == 48 and not any(link.problem for link in tree.links)
+    assert [document.rel for document in tree.documents] == ["MEMORY.md"]
+    result = run_cli("check", ".", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (0, "All checks passed: 1 memory file checked.\n")
+
+
+def test_a_diamond_below_a_memory_dir_gives_each_topic_once_under_its_first_link(tmp_path: Path) -> None:
+    diamond(tmp_path, 20, memdir="mem")
+    tree, elapsed = timed(discovered, tmp_path)
+    assert elapsed < 5, elapsed
+    topics = [document.rel for document in tree.documents if document.rel != "MEMORY.md"]
+    assert topics == ["a/" + "a/" * n + f"t{n}.md" for n in range(21)]
+
+
+def test_a_memory_dir_reached_directly_and_through_a_link_is_linted_once_by_its_real_name(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"proj/mem/MEMORY.md": "- [Gone](gone.md) — g\n"})
+    os.symlink("proj/mem", tmp_path / "alias")  # sorts first: the real name still wins
+    tree = discovered(tmp_path)
+    assert [memdir.path for memdir in tree.memdirs] == [str(tmp_path / "proj" / "mem")]
+    assert [link.path for link in tree.links] == [str(tmp_path / "alias")]
+
+
+def test_a_directory_linked_from_two_memory_dirs_belongs_to_both(tmp_path: Path) -> None:
+    """Once per memory dir, not once in all: each index may link to the topics under its own name."""
+    write_tree(tmp_path, {"one/MEMORY.md": "# 1\n", "two/MEMORY.md": "# 2\n", "shared/s.md": TOPIC.format("s")})
+    for memdir in ("one", "two"):
+        os.symlink("../shared", tmp_path / memdir / "shared")
+    tree = discovered(tmp_path)
+    assert sorted(document.path[len(str(tmp_path)) + 1 :] for document in tree.documents) == [
+        "one/MEMORY.md",
+        "one/shared/s.md",
+        "two/MEMORY.md",
+        "two/shared/s.md",
+    ]
