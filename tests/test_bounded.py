@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import os
 import re
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -296,3 +299,81 @@ def test_a_directory_linked_from_two_memory_dirs_belongs_to_both(tmp_path: Path)
         "two/MEMORY.md",
         "two/shared/s.md",
     ]
+
+
+# --- the forked worker dies with its parent -------------------------------------------------------
+
+needs_worker = pytest.mark.skipif(
+    not sys.platform.startswith("linux") or len(os.sched_getaffinity(0)) < 2,
+    reason="the worker is forked on Linux with two cores or more",
+)
+WITHOUT_CTYPES = "import runpy, sys; sys.modules['ctypes'] = None; runpy.run_module('mnemolint', run_name='__main__')"
+
+
+def _state(pid: int) -> str | None:
+    """A process's state letter from /proc, None once it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return None
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for name in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{name}/stat", encoding="utf-8") as handle:
+                if int(handle.read().rsplit(")", 1)[1].split()[1]) == pid:
+                    found.append(int(name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+def _alive(pid: int) -> bool:
+    return _state(pid) not in (None, "Z", "X")
+
+
+@needs_worker
+@pytest.mark.parametrize("launch", [["-m", "mnemolint"], ["-c", WITHOUT_CTYPES]], ids=["prctl", "without-ctypes"])
+def test_a_killed_parent_takes_its_worker_with_it(tmp_path: Path, launch: list[str]) -> None:
+    """repro.sh orphan: the worker used to wait on its pipe forever. The parent is stopped once the
+    worker exists, so it cannot finish first, then killed; the worker must be gone within seconds."""
+    write_tree(tmp_path, {"o/mem/MEMORY.md": "# M\n", **{f"o/mem/t{n}.md": "x\n" for n in range(3000)}})
+    parent = subprocess.Popen([sys.executable, *launch, "check", "o"], cwd=tmp_path, stdout=subprocess.DEVNULL)
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 30
+        while not workers and parent.poll() is None and time.monotonic() < deadline:
+            workers = _children(parent.pid)
+        os.kill(parent.pid, signal.SIGSTOP)
+        assert len(workers) == 1 and _alive(workers[0]), "no worker was running when the parent stopped"
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait(10)
+        _wait_until_gone(workers[0], 5)
+        assert not _alive(workers[0]), "the worker outlived its parent"
+    finally:
+        parent.kill()
+        for worker in workers:
+            if _alive(worker):
+                os.kill(worker, signal.SIGKILL)
+
+
+def _wait_until_gone(pid: int, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
+@needs_worker
+def test_a_run_with_a_worker_still_finds_everything(tmp_path: Path) -> None:
+    """The worker's half is reported in full, with and without ctypes to arm the parent-death signal."""
+    write_tree(tmp_path, {"o/mem/MEMORY.md": "# M\n", **{f"o/mem/t{n}.md": "x\n" for n in range(1600)}})
+    with_ctypes, without = (
+        subprocess.run([sys.executable, *launch, "check", "o"], cwd=tmp_path, capture_output=True, text=True)
+        for launch in (["-m", "mnemolint"], ["-c", WITHOUT_CTYPES])
+    )
+    assert with_ctypes.stdout == without.stdout
+    summary = "Found 4,800 findings (0 errors, 4,800 warnings, 0 infos) in 1,601 memory files.\n"
+    assert with_ctypes.stdout.endswith(summary)
