@@ -17,6 +17,7 @@ from mnemolint.parse.document import Document
 from mnemolint.model import Diagnostic
 
 MIN_DOCUMENTS = 1500  # below this, starting a worker costs more than it saves
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 Checked = tuple[list[Diagnostic], list[str]]  # findings, and the internal errors met on the way
 Check = Callable[[list[Document]], Checked]
@@ -45,7 +46,8 @@ def check_documents(documents: list[Document], check: Check) -> Checked:
     mine = [document for number, document in enumerate(documents) if number % 20 >= 9]
     _shared = (theirs, check)
     try:
-        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(1, context, initializer=_die_with_parent, initargs=(os.getpid(),)) as pool:
             pending = pool.submit(_work)
             found, errors = check(mine)
             try:
@@ -58,6 +60,39 @@ def check_documents(documents: list[Document], check: Check) -> Checked:
     for document, state in zip(theirs, states, strict=True):
         document.adopt(state)
     return found + their_found, errors + their_errors
+
+
+def _die_with_parent(parent: int) -> None:
+    """In the worker, first: end it when the parent dies, so a killed run leaves nothing behind.
+
+    Fork copied both ends of the pool's pipes into the worker, so it never sees their EOF and
+    would wait for its next task forever. The kernel kills it (PR_SET_PDEATHSIG); where ctypes
+    cannot arm that, a thread watches the parent's pid instead.
+    """
+    import signal
+
+    try:
+        import ctypes
+
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+        armed = prctl(_PR_SET_PDEATHSIG, ctypes.c_ulong(signal.SIGKILL), *[ctypes.c_ulong(0)] * 3) == 0
+    except (ImportError, OSError, AttributeError):  # a Python built without ctypes, no such symbol
+        armed = False
+    if not armed:
+        import threading
+
+        threading.Thread(target=_watch, args=(parent,), daemon=True).start()
+    elif os.getppid() != parent:  # it died before the signal was armed
+        os._exit(1)
+
+
+def _watch(parent: int) -> None:
+    """End this worker once its parent is gone (it is then reparented)."""
+    import time
+
+    while os.getppid() == parent:
+        time.sleep(0.2)
+    os._exit(1)
 
 
 def _work() -> tuple[Checked, list]:

@@ -55,6 +55,8 @@ class _Walk:
         self.links: list[LinkRecord] = []
         self.unreadable: list[tuple[str, str]] = []
         self.seen_dirs: set[str] = set()
+        self.seen_keys: set[tuple] = set()  # (container or None, directory), each as (device, inode)
+        self.marked: set[tuple] = set()  # directories holding a container marker, as (device, inode)
         self._exclude = _Matcher(settings.exclude + settings.extend_exclude, settings.root)
         self._configured = [
             (container, _Matcher(getattr(settings, container.setting.replace("-", "_")), settings.root))
@@ -63,31 +65,51 @@ class _Walk:
         ]
 
     def walk(self, top: str, root: str) -> None:
-        """Walk `top` (inside `root`), iteratively so depth never costs recursion."""
+        """Walk `top` (inside `root`), iteratively so depth never costs recursion.
+
+        Real directories go first, then those reached through a link, in path order: a directory
+        reachable both ways keeps its real name, and the choice between two links never depends
+        on the order the file system lists them in. A directory is walked once per container
+        that reaches it, by device and inode, so links that fan out and meet again (a diamond:
+        two links per level to the next) cost one walk per directory, not one per path.
+        """
         root = os.path.realpath(root)  # links are judged by where they really lead
         try:
             top_stat = os.stat(top)
         except OSError as error:
             self.unreadable.append((top, error.strerror or str(error)))
             return
-        pending = [(top, ((top_stat.st_dev, top_stat.st_ino),))]
+        pending = _Pending((top, ((top_stat.st_dev, top_stat.st_ino),), None))
         while pending:
-            directory, ancestors = pending.pop()
-            if directory in self.seen_dirs:
+            (directory, ancestors, container), through_link = pending.pop()
+            key = ancestors[-1]
+            if not self._claim(directory, key, container):
                 continue
-            self.seen_dirs.add(directory)
-            placed = self.placed(directory)
-            if placed:
-                self.container_paths[directory] = placed
             try:
                 entries = list(os.scandir(directory))
             except OSError as error:
                 self.unreadable.append((directory, error.strerror or str(error)))
                 continue
-            for entry in entries:
-                child = self._visit(entry, ancestors, root)
-                if child:
-                    pending.append(child)
+            children = [child for entry in entries if (child := self._visit(entry, ancestors, root))]
+            if directory in self.unfollowed_marker or any(name in _MARKERS for name in self.files.get(directory, ())):
+                self.marked.add(key)  # it holds a marker: a container under any name, walked once
+            if directory in self.container_paths:
+                container = key
+            for path, lineage, via_link in children:
+                pending.push((path, lineage, container), via_link or through_link)
+
+    def _claim(self, directory: str, key: tuple, container: tuple | None) -> bool:
+        """Whether to walk `directory` (device and inode `key`, below the container `container`):
+        not when this path, or this directory for the container its files would belong to, was walked."""
+        placed = self.placed(directory)
+        owned = (key if placed else container, key)  # a container by its path owns its files itself
+        if directory in self.seen_dirs or owned in self.seen_keys or key in self.marked:
+            return False
+        self.seen_dirs.add(directory)
+        self.seen_keys.add(owned)
+        if placed:
+            self.container_paths[directory] = placed
+        return True
 
     def _visit(self, entry: os.DirEntry, ancestors: tuple, root: str) -> tuple | None:
         name = entry.name
@@ -98,7 +120,7 @@ class _Walk:
                 return self._visit_link(entry, ancestors, root)
             if entry.is_dir(follow_symlinks=False):
                 info = entry.stat(follow_symlinks=False)
-                return entry.path, ancestors + ((info.st_dev, info.st_ino),)
+                return entry.path, ancestors + ((info.st_dev, info.st_ino),), False
             if entry.is_file(follow_symlinks=False):
                 self._add_file(entry.path)
         except OSError as error:
@@ -130,7 +152,7 @@ class _Walk:
         if stat.S_ISDIR(info.st_mode):
             if self._within_own_container(entry.path):
                 return None  # its files are walked under their real names: no topic twice
-            return entry.path, ancestors + (key,)
+            return entry.path, ancestors + (key,), True
         if stat.S_ISREG(info.st_mode):
             self._add_file(entry.path)
         return None
@@ -169,6 +191,36 @@ class _Walk:
         container = _MARKERS.get(name)
         if container is not None:
             self.container_paths.setdefault(directory, container)
+
+
+class _Pending:
+    """Directories still to walk, as (path, device-and-inode lineage, memory dir above): the real
+    ones first, depth first; then those reached through a link, by path."""
+
+    __slots__ = ("real", "linked")
+
+    def __init__(self, top: tuple) -> None:
+        self.real = [top]
+        self.linked: list[tuple] = []  # a heap
+
+    def __bool__(self) -> bool:
+        return bool(self.real or self.linked)
+
+    def pop(self) -> tuple[tuple, bool]:
+        """The next directory, and whether it was reached through a link."""
+        if self.real:
+            return self.real.pop(), False
+        from heapq import heappop  # here, not at start-up: most trees hold no linked directory
+
+        return heappop(self.linked), True
+
+    def push(self, directory: tuple, through_link: bool) -> None:
+        if not through_link:
+            self.real.append(directory)
+            return
+        from heapq import heappush
+
+        heappush(self.linked, directory)
 
 
 class _Matcher:

@@ -25,11 +25,13 @@ TOO_COMPLEX = "too-complex"
 _FENCE = re.compile(r"---[ \t]*\r?")
 _KEY = re.compile(r"([A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]|$)")
 # Plain scalars whose meaning differs between YAML 1.1 and YAML 1.2 (core schema). A source
-# string, compiled (and cached by `re`) on first use: most frontmatter never needs it.
+# string, compiled (and cached by `re`) on first use: most frontmatter never needs it. No two
+# adjacent quantifiers can take the same character ("digits and `_` with one `_`" is
+# `[0-9]*_[0-9_]*`, never `[0-9_]*_[0-9_]*`), so a failing match costs linear time.
 _AMBIGUOUS = r"""(?x)
     (?P<bool>y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)
-    |(?P<int>[-+]?0[0-7_]+|[-+]?0b[01_]+|[-+]?0o[0-7]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+|[-+]?[0-9][0-9]*_[0-9_]*)
-    |(?P<float>[-+]?[0-9]+[eE][-+]?[0-9]+|[-+]?[0-9][0-9_]*\.[0-9_]*_[0-9_]*)
+    |(?P<int>[-+]?0[0-7_]+|[-+]?0b[01_]+|[-+]?0o[0-7]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+|[-+]?[0-9]+_[0-9_]*)
+    |(?P<float>[-+]?[0-9]+[eE][-+]?[0-9]+|[-+]?[0-9][0-9_]*\.[0-9]*_[0-9_]*)
     |(?P<date>[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}
         (?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?)
     """
