@@ -36,11 +36,11 @@ def page(code: str) -> str | None:
 
 def body(text: str) -> str:
     """A page without its frontmatter: what a reader of the page is shown."""
-    if text.startswith("---\n"):
-        end = text.find("\n---\n", 3)
-        if end >= 0:
-            return text[end + 5 :]
-    return text
+    from mnemolint.parse.frontmatter import fences
+
+    lines = text.split("\n")
+    opened, close = fences(lines)
+    return "\n".join(lines[close:]) if opened and close else text
 
 
 def sections(text: str) -> dict[str, str]:

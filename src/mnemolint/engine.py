@@ -23,7 +23,7 @@ from mnemolint.model import Diagnostic, Hit
 from mnemolint.parse.textutil import visible
 from mnemolint.rules import RULES, base
 from mnemolint.rules.base import Rule
-from mnemolint.selection import check_selectors, selected
+from mnemolint.selection import check_selectors, matches, selected, specificity
 
 
 class Result:
@@ -54,8 +54,8 @@ def severities(settings: Settings) -> dict[str, str]:
     """Each code's severity after the `severity` table, whose keys may be prefixes (most specific wins)."""
     result = {}
     for rule in RULES:
-        matching = [key for key in settings.severity if key == "ALL" or rule.code.startswith(key)]
-        best = max(matching, key=lambda key: -1 if key == "ALL" else len(key), default=None)
+        matching = [key for key in settings.severity if matches(key, rule.code)]
+        best = max(matching, key=specificity, default=None)
         result[rule.code] = settings.severity[best] if best else rule.severity
     return result
 
@@ -223,4 +223,4 @@ class _PerFileIgnores:
                 if glob.globmatch(rel, pattern, flags=flags) or glob.globmatch(name, pattern, flags=flags)
                 for selector in selectors
             ]
-        return any(selector == "ALL" or code.startswith(selector) for selector in self.cache[path])
+        return any(matches(selector, code) for selector in self.cache[path])

@@ -190,20 +190,25 @@ class FrontMatter:
         return str(value)
 
 
+def fences(lines: list[str]) -> tuple[bool, int]:
+    """Whether line 1 opens a frontmatter block (a BOM before it is allowed), and the 1-based line
+    of the `---` that closes it (0: unclosed or none): the one definition of the fences."""
+    if not lines or not _FENCE.fullmatch(lines[0].lstrip("\ufeff")):
+        return False, 0
+    for index in range(1, len(lines)):
+        if lines[index].startswith("---") and _FENCE.fullmatch(lines[index]):
+            return True, index + 1
+    return True, 0
+
+
 def split_and_parse(lines: list[str], max_depth: int) -> FrontMatter:
     """Find the fences in `lines` (as split on \\n, CRs kept) and read the YAML between them."""
     result = FrontMatter()
-    if not lines:
-        return result
-    first = lines[0].lstrip("\ufeff")
-    if not _FENCE.fullmatch(first):
+    opened, result.close_line = fences(lines)
+    if not opened:
         return result
     result.fence_line = 1
-    for index in range(1, len(lines)):
-        if lines[index].startswith("---") and _FENCE.fullmatch(lines[index]):
-            result.close_line = index + 1
-            break
-    else:
+    if not result.close_line:
         result.status = UNCLOSED
         return result
     result.yaml_lines = [line.rstrip("\r") for line in lines[1 : result.close_line - 1]]
