@@ -40,9 +40,10 @@ def run(args: argparse.Namespace) -> int:
     """Print, write (`--write`) or check (`--check`) the index generated for one memory dir."""
     from wcmatch import glob
 
-    from mnemolint.commands.common import settings_from_args
+    from mnemolint.commands.common import settings_from_args, working_directory
     from mnemolint.kinds.memory import INDEX_NAME
 
+    working_directory()
     if args.force and not args.write:
         raise ConfigError("--force only goes with --write")
     directory = os.path.abspath(args.directory)
