@@ -7,6 +7,7 @@ import sys
 
 from mnemolint.commands import EXIT_CLEAN, EXIT_FINDINGS
 from mnemolint.commands.common import add_config_argument, add_selection_arguments
+from mnemolint.config import ConfigError
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -45,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
     from mnemolint.report import ReportOptions, writer
 
     working_directory()
+    _only_its_format(args)
     args.output_format = _output_format(args)
     paths = args.paths or ["."]
     settings = settings_from_args(args, paths[0])
@@ -86,6 +88,17 @@ def run(args: argparse.Namespace) -> int:
     threshold = severity_rank(settings.fail_level)
     failing = any(severity_rank(diagnostic.severity) >= threshold for diagnostic in diagnostics)
     return EXIT_FINDINGS if failing else EXIT_CLEAN
+
+
+def _only_its_format(args: argparse.Namespace) -> None:
+    """A machine format's stdout holds nothing but that format: --diff prints a diff, which none of
+    them has, and --statistics has a JSON form only (ruff refuses the same). A github format chosen
+    by GITHUB_ACTIONS, not asked for, leaves both as they are."""
+    asked = args.output_format
+    if args.diff and asked not in (None, "text"):
+        raise ConfigError(f"--diff prints a unified diff, not {asked}: leave out --output-format, or use --fix")
+    if args.statistics and asked not in (None, "text", "json"):
+        raise ConfigError(f"--statistics has no {asked} form: use --output-format text or json")
 
 
 def _output_format(args: argparse.Namespace) -> str:
