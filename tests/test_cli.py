@@ -439,7 +439,8 @@ def test_a_topic_of_a_configured_memory_dir_passed_alone(tree) -> None:
     assert {code for _, code in reported("notes/mem/sub/a.md", cwd=root)} == {"MEM106", "MEM203", "MEM205"}
 
 
-def test_a_deleted_working_directory_is_a_usage_error(tmp_path: Path) -> None:
+@pytest.mark.parametrize("args", [["check"], ["index", "memory"]])  # index: a traceback once
+def test_a_deleted_working_directory_is_a_usage_error(tmp_path: Path, args: list[str]) -> None:
     gone = tmp_path / "gone"
     gone.mkdir()
     process = subprocess.run(
@@ -447,8 +448,9 @@ def test_a_deleted_working_directory_is_a_usage_error(tmp_path: Path) -> None:
             sys.executable,
             "-c",
             "import os, sys; os.chdir(sys.argv[1]); os.rmdir(sys.argv[1]); "
-            "from mnemolint.cli import main; sys.exit(main(['check']))",
+            "from mnemolint.cli import main; sys.exit(main(sys.argv[2:]))",
             str(gone),
+            *args,
         ],
         capture_output=True,
         text=True,

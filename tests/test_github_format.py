@@ -53,8 +53,8 @@ def test_a_clean_run_prints_no_command_and_says_so_on_stderr(tree) -> None:
 
 
 def test_fix_keeps_stdout_to_commands(tree) -> None:
-    root = tree({"memory/MEMORY.md": "- [Build](build.md) — Build notes\n- [Gone](gone.md) — gone\n",
-                 "memory/build.md": TOPIC})
+    index = "- [Build](build.md) — Build notes\n- [Gone](gone.md) — gone\n"
+    root = tree({"memory/MEMORY.md": index, "memory/build.md": TOPIC})
     result = run_cli("check", "--fix", "--output-format", "github", cwd=root)
     assert result.stdout == ""
     assert result.stderr == "All checks passed: 2 memory files checked.\n1 fixed, 0 remaining.\n"

@@ -6,8 +6,6 @@ replaces one (unless `--force` says so), and creates nothing when there are no t
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 from conftest import run_cli
@@ -108,22 +106,3 @@ def test_index_usage_errors(tree) -> None:
     ]:
         result = run_cli(*args, cwd=root)
         assert result.returncode == 2 and message in result.stderr, result.stderr
-
-
-def test_index_in_a_deleted_working_directory_is_a_usage_error(tmp_path: Path) -> None:
-    """As for `check`: one line and exit 2, where `index` used to end in a traceback."""
-    gone = tmp_path / "gone"
-    gone.mkdir()
-    process = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import os, sys; os.chdir(sys.argv[1]); os.rmdir(sys.argv[1]); "
-            "from mnemolint.cli import main; sys.exit(main(['index', 'memory']))",
-            str(gone),
-        ],
-        capture_output=True,
-        text=True,
-    )
-    assert process.returncode == 2
-    assert process.stderr == "mnemolint: error: the current directory no longer exists\n"
