@@ -439,7 +439,8 @@ def test_a_topic_of_a_configured_memory_dir_passed_alone(tree) -> None:
     assert {code for _, code in reported("notes/mem/sub/a.md", cwd=root)} == {"MEM106", "MEM203", "MEM205"}
 
 
-def test_a_deleted_working_directory_is_a_usage_error(tmp_path: Path) -> None:
+@pytest.mark.parametrize("args", [["check"], ["index", "memory"]])  # index: a traceback once
+def test_a_deleted_working_directory_is_a_usage_error(tmp_path: Path, args: list[str]) -> None:
     gone = tmp_path / "gone"
     gone.mkdir()
     process = subprocess.run(
@@ -447,8 +448,9 @@ def test_a_deleted_working_directory_is_a_usage_error(tmp_path: Path) -> None:
             sys.executable,
             "-c",
             "import os, sys; os.chdir(sys.argv[1]); os.rmdir(sys.argv[1]); "
-            "from mnemolint.cli import main; sys.exit(main(['check']))",
+            "from mnemolint.cli import main; sys.exit(main(sys.argv[2:]))",
             str(gone),
+            *args,
         ],
         capture_output=True,
         text=True,
@@ -460,6 +462,55 @@ def test_statistics_as_json(tree) -> None:
     rows = json_findings("--statistics", cwd=tree(MIXED))
     assert {row["code"] for row in rows} == MIXED_CODES
     assert all(set(row) == {"code", "name", "count", "fixable"} and row["count"] >= 1 for row in rows)
+
+
+# Machine formats: stdout holds the document, everything for a person goes to stderr ----------------
+
+
+@pytest.mark.parametrize("format_", ["json", "sarif"])
+def test_json_and_sarif_stdout_is_one_document_with_fix(tree, format_: str) -> None:
+    root = tree(MIXED)
+    process = run_cli("check", "--fix", "--output-format", format_, cwd=root)
+    assert process.returncode == 1
+    document = json.loads(process.stdout)  # the whole of stdout, nothing before or after it
+    remaining = document if format_ == "json" else document["runs"][0]["results"]
+    assert remaining and process.stderr == f"2 fixed, {len(remaining)} remaining.\n"
+
+
+def test_json_and_sarif_print_no_summary_anywhere(tree) -> None:
+    for format_ in ("json", "sarif"):
+        process = run_cli("check", "--output-format", format_, cwd=tree(MIXED))
+        assert process.returncode == 1 and process.stderr == ""
+        json.loads(process.stdout)
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["--diff", "--output-format", "json"], "--diff prints a unified diff, not json"),
+        (["--diff", "--output-format", "sarif"], "not sarif"),
+        (["--diff", "--output-format", "github"], "not github"),
+        (["--statistics", "--output-format", "sarif"], "--statistics has no sarif form"),
+        (["--statistics", "--output-format", "github"], "--statistics has no github form"),
+    ],
+)
+def test_a_combination_with_no_form_in_the_format_is_a_usage_error(tree, args: list[str], named: str) -> None:
+    root = tree(MIXED)
+    before = (root / "memory/MEMORY.md").read_bytes()
+    process = run_cli("check", *args, cwd=root)
+    assert_usage_error(process, named)
+    assert process.stdout == "" and (root / "memory/MEMORY.md").read_bytes() == before
+
+
+def test_diff_and_statistics_keep_their_form_when_github_is_only_the_default(tree) -> None:
+    root = tree(MIXED)
+    actions = {"GITHUB_ACTIONS": "true"}
+    diff = run_cli("check", "--diff", cwd=root, env=actions)
+    assert diff.returncode == 1 and diff.stdout.startswith("--- a/memory/MEMORY.md\n")
+    statistics = run_cli("check", "--statistics", cwd=root, env=actions)
+    assert statistics.returncode == 1
+    assert statistics.stdout == run_cli("check", "--statistics", "--output-format", "text", cwd=root).stdout
+    assert run_cli("check", "--diff", "--output-format", "text", cwd=root).stdout == diff.stdout
 
 
 def test_explicit_config_file(tree, tmp_path: Path) -> None:

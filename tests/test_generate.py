@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from conftest import write_tree
 
+from mnemolint.commands.index import report as index_report
 from mnemolint.fix import generate
 from mnemolint.config import load_settings
 from mnemolint.discover.walk import discover
@@ -46,7 +47,7 @@ def generated(root: Path, files: dict[str, str | bytes], **options: int) -> tupl
     index = generate.generate(memdir, settings_options)
     report = [
         f"{os.path.relpath(d.path, root)}: {d.code} {d.message}"
-        for d in generate.report(index, memdir, settings_options)
+        for d in index_report(index, memdir, settings_options)
     ]
     return index, index.text(), report
 

@@ -11,6 +11,9 @@ from mnemolint.model import ERROR, INFO, WARNING, Diagnostic, Hit
 from mnemolint.report.github_format import annotation, escape_data, escape_property
 
 
+TOPIC = "---\nname: Build\ndescription: Build notes\ntype: project\n---\nBody.\n"
+
+
 def diagnostic(path: str, message: str = "Broken.", severity: str = ERROR, **where: int | None) -> Diagnostic:
     return Diagnostic("MEM104", "index-broken-link", severity, path, Hit(message, **where))
 
@@ -18,7 +21,7 @@ def diagnostic(path: str, message: str = "Broken.", severity: str = ERROR, **whe
 def test_github_output(example: Path, snapshot) -> None:
     result = run_cli("check", "--output-format", "github", cwd=example)
     assert result.returncode == 1
-    assert result.stderr == ""
+    assert result.stderr == "Found 41 findings (8 errors, 31 warnings, 2 infos) in 204 memory files.\n"
     assert result.stdout == snapshot
 
 
@@ -31,12 +34,30 @@ def test_default_format_in_github_actions(example: Path) -> None:
     )
 
 
-def test_one_line_per_finding_then_the_summary(example: Path) -> None:
-    lines = run_cli("check", "--output-format", "github", cwd=example).stdout.splitlines()
-    assert all(line.startswith(("::error file=", "::warning file=", "::notice file=")) for line in lines[:-1])
-    assert lines[-1].startswith("Found 41 findings")
-    quiet = run_cli("check", "--output-format", "github", "--quiet", cwd=example).stdout.splitlines()
-    assert quiet == lines[:-1]
+def test_stdout_is_workflow_commands_only_the_summary_goes_to_stderr(example: Path) -> None:
+    """GitHub reads every stdout line as a possible command; the count is for the log's reader."""
+    result = run_cli("check", "--output-format", "github", cwd=example)
+    lines = result.stdout.splitlines()
+    assert len(lines) == 41
+    assert all(line.startswith(("::error file=", "::warning file=", "::notice file=")) for line in lines)
+    assert result.stderr.startswith("Found 41 findings")
+    quiet = run_cli("check", "--output-format", "github", "--quiet", cwd=example)
+    assert (quiet.stdout, quiet.stderr) == (result.stdout, "")
+
+
+def test_a_clean_run_prints_no_command_and_says_so_on_stderr(tree) -> None:
+    root = tree({"memory/MEMORY.md": "- [Build](build.md) — Build notes\n", "memory/build.md": TOPIC})
+    result = run_cli("check", "--output-format", "github", cwd=root)
+    assert (result.returncode, result.stdout) == (0, "")
+    assert result.stderr == "All checks passed: 2 memory files checked.\n"
+
+
+def test_fix_keeps_stdout_to_commands(tree) -> None:
+    index = "- [Build](build.md) — Build notes\n- [Gone](gone.md) — gone\n"
+    root = tree({"memory/MEMORY.md": index, "memory/build.md": TOPIC})
+    result = run_cli("check", "--fix", "--output-format", "github", cwd=root)
+    assert result.stdout == ""
+    assert result.stderr == "All checks passed: 2 memory files checked.\n1 fixed, 0 remaining.\n"
 
 
 def test_escaping_data() -> None:

@@ -16,10 +16,9 @@ import posixpath
 
 from mnemolint.parse.document import BOM, Document
 from mnemolint.parse.index_lines import classify
-from mnemolint.kinds.memory import SKIPPED, TYPES, MemoryDir, unindexable
-from mnemolint.model import Diagnostic, Edit, Hit
-from mnemolint.rules import BY_CODE
-from mnemolint.parse.textutil import dominant_eol, js_lstrip_count, js_trim, plural, utf16_len, utf16_prefix_index
+from mnemolint.kinds.memory import TYPES, MemoryDir, unindexable
+from mnemolint.model import Edit
+from mnemolint.parse.textutil import dominant_eol, js_lstrip_count, js_trim, utf16_len, utf16_prefix_index
 
 SEPARATOR = " — "
 # Link targets are percent-encoded where the index reader would take them for an anchor, a query,
@@ -143,26 +142,6 @@ def generate(memdir: MemoryDir, options: dict, eol: str = "\n") -> Index:
         else:
             index.left_out.append(topic)
     return index
-
-
-def report(index: Index, memdir: MemoryDir, options: dict) -> list[Diagnostic]:
-    """What `mnemolint index` tells besides the index: each topic skipped (under MEM207, which
-    says why) and, in one finding, the topics left out for want of room (under MEM105)."""
-    found = [_finding("MEM207", entry.topic.path, SKIPPED.format(problem=entry.problem)) for entry in index.skipped]
-    if index.left_out:
-        names = ", ".join(f"`{topic.rel}`" for topic in index.left_out)
-        message = (
-            f"Left out of the generated index for want of room in "
-            f"{describe_budget(options['index-target-lines'], options['index-target-chars'])}: "
-            f"{plural(len(index.left_out), 'topic')}, {names}. Merge or drop topics, or shorten their descriptions."
-        )
-        found.append(_finding("MEM105", memdir.index_path, message))
-    return found
-
-
-def _finding(code: str, path: str, message: str) -> Diagnostic:
-    rule = BY_CODE[code]
-    return Diagnostic(code, rule.name, rule.severity, path, Hit(message))
 
 
 def create(memdir: MemoryDir, options: dict) -> tuple[Edit, ...] | str:

@@ -7,9 +7,15 @@ relative to the repository root, as GitHub resolves them. Escaping follows the r
 additionally `:` and `,` in properties, which delimit them. Messages and paths arrive with their
 control characters already escaped (`\\n`, `\\x1b`: see `reporters.shown`), so no line of the log
 can be made to start a command of its own.
+
+Standard output holds workflow commands only, as in ruff's `github` format: the summary line goes
+to stderr, which the job log shows too (GitHub annotates at most 10 findings of each level per
+step, so the count is how the reader learns of the rest).
 """
 
 from __future__ import annotations
+
+import sys
 
 from mnemolint.model import ERROR, INFO, WARNING, Diagnostic
 from mnemolint.report import ReportOptions, relative_to, repository_root
@@ -52,5 +58,6 @@ def write(diagnostics: list[Diagnostic], out: TextIO, options: ReportOptions) ->
     root = repository_root()
     for diagnostic in diagnostics:
         out.write(annotation(diagnostic, root) + "\n")
-    if not options.quiet:  # a plain line in the job log; not a command
-        out.write(summary(diagnostics, options.files) + "\n")
+    if not options.quiet:
+        out.flush()  # in a log that merges the two streams, the summary comes after the annotations
+        print(summary(diagnostics, options.files), file=sys.stderr)

@@ -1,0 +1,138 @@
+"""`mnemolint check [PATH…]`: lint, or with --fix / --diff fix, and report in the asked-for format."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from mnemolint.commands import EXIT_CLEAN, EXIT_FINDINGS
+from mnemolint.commands.common import add_config_argument, add_selection_arguments
+from mnemolint.errors import ConfigError
+
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
+if TYPE_CHECKING:
+    import argparse
+    from typing import TextIO
+
+    from mnemolint.engine import Result
+    from mnemolint.model import Diagnostic
+
+NAME = "check"
+HELP = "lint memory files (default path: .)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from mnemolint.report import FORMATS
+
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="files or directories to lint")
+    add_selection_arguments(parser)
+    parser.add_argument("--output-format", choices=FORMATS, help="default: text, or github when GITHUB_ACTIONS=true")
+    parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    parser.add_argument("--statistics", action="store_true", help="print a count per rule instead of findings")
+    parser.add_argument("--quiet", "-q", action="store_true", help="print findings only, no summary")
+    parser.add_argument("--no-color", action="store_true", help="never colour the output")
+    add_config_argument(parser)
+    parser.add_argument("--fix", action="store_true", help="apply safe fixes, then report what remains")
+    parser.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff, apply unsafe fixes too")
+    parser.add_argument("--diff", action="store_true", help="print what --fix would change as a diff; write nothing")
+    parser.add_argument(
+        "--exit-non-zero-on-fix", action="store_true", help="with --fix, exit 1 when anything was fixed"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from mnemolint.commands.common import settings_from_args, working_directory
+    from mnemolint.model import severity_rank
+    from mnemolint.report import ReportOptions, writer
+
+    working_directory()
+    _only_its_format(args)
+    args.output_format = _output_format(args)
+    paths = args.paths or ["."]
+    settings = settings_from_args(args, paths[0])
+    out = sys.stdout
+    fixed = None
+    if args.fix or args.diff:  # the fixer, writer and generator are imported only here
+        from mnemolint.fix.fixer import fix, unified_diff
+
+        outcome = fix(paths, settings, unsafe=args.unsafe_fixes, write=not args.diff)
+        result, diagnostics, fixed = outcome.result, outcome.diagnostics, len(outcome.fixed)
+        files = _count_linted(result, diagnostics, paths, args.quiet)
+        if args.diff:
+            out.write(unified_diff(outcome.changes))
+            print(f"{fixed:,} would be fixed, {len(diagnostics):,} would remain.", file=sys.stderr)
+            return EXIT_FINDINGS if outcome.changes and not args.exit_zero else EXIT_CLEAN
+    else:
+        from mnemolint.engine import lint
+
+        result = lint(paths, settings)
+        diagnostics = result.diagnostics
+        files = _count_linted(result, diagnostics, paths, args.quiet)
+    if args.statistics:
+        from mnemolint.report.statistics import write_statistics
+
+        write_statistics(diagnostics, out, args.output_format == "json")
+    else:
+        options = ReportOptions(
+            color=_use_color(args, out), quiet=args.quiet, files=files, successful=not result.errors
+        )
+        writer(args.output_format)(diagnostics, out, options)
+    if fixed is not None and not args.quiet:
+        summary = out if args.output_format == "text" and not args.statistics else sys.stderr
+        print(f"{fixed:,} fixed, {len(diagnostics):,} remaining.", file=summary)
+    out.flush()
+    if args.exit_zero:
+        return EXIT_CLEAN
+    if fixed and args.exit_non_zero_on_fix:
+        return EXIT_FINDINGS
+    threshold = severity_rank(settings.fail_level)
+    failing = any(severity_rank(diagnostic.severity) >= threshold for diagnostic in diagnostics)
+    return EXIT_FINDINGS if failing else EXIT_CLEAN
+
+
+def _only_its_format(args: argparse.Namespace) -> None:
+    """A machine format's stdout holds nothing but that format: --diff prints a diff, which none of
+    them has, and --statistics has a JSON form only (ruff refuses the same). A github format chosen
+    by GITHUB_ACTIONS, not asked for, leaves both as they are."""
+    asked = args.output_format
+    if args.diff and asked not in (None, "text"):
+        raise ConfigError(f"--diff prints a unified diff, not {asked}: leave out --output-format, or use --fix")
+    if args.statistics and asked not in (None, "text", "json"):
+        raise ConfigError(f"--statistics has no {asked} form: use --output-format text or json")
+
+
+def _output_format(args: argparse.Namespace) -> str:
+    """The asked-for format; in a GitHub Actions job, annotations unless another was asked for."""
+    if args.output_format:
+        return args.output_format
+    return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+
+
+def _use_color(args: argparse.Namespace, out: TextIO) -> bool:
+    if args.no_color or os.environ.get("NO_COLOR") or args.output_format != "text":
+        return False
+    return bool(getattr(out, "isatty", None) and out.isatty())
+
+
+def _count_linted(result: Result, diagnostics: list[Diagnostic], paths: list[str], quiet: bool) -> int:
+    """The memory files linted. With none and nothing found, a warning says why, as ruff warns
+    "No Python files found"; the exit code stays 0, since pre-commit passes every changed file."""
+    files = sum(1 for document in result.tree.documents if result.tree.in_focus(document.path))
+    if not files and not diagnostics and not quiet:
+        from mnemolint.parse.textutil import plural
+
+        given = list(dict.fromkeys(paths))
+        reasons = [
+            f"no memory file in {path}"
+            if os.path.isdir(path) and not os.path.islink(path)
+            else f"{path} is not a memory file"
+            for path in given[:3]
+        ]
+        more = f" (and {plural(len(given) - 3, 'more path')})" if len(given) > 3 else ""
+        print(
+            f"mnemolint: warning: nothing was linted: {'; '.join(reasons)}{more}. A memory dir holds MEMORY.md, is "
+            "a `memory/` directory under `.claude/projects/*/` or `.wave/projects/*/`, or matches `memory-dirs`; "
+            "its topics are its other .md files except README.md, AGENTS.md and CLAUDE.md.",
+            file=sys.stderr,
+        )
+    return files

@@ -1,0 +1,59 @@
+"""What several commands share: the configuration and rule-selection options, and the settings
+they make, so that `check`, `index` (and the commands to come) read the command line alike."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from mnemolint.errors import ConfigError
+
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
+if TYPE_CHECKING:
+    from mnemolint.config import Settings
+
+
+def codes(value: str) -> list[str]:
+    """Comma-separated selectors; none at all (`--select ,`) would silently change the selection."""
+    found = [part.strip() for part in value.split(",") if part.strip()]
+    if not found:
+        raise argparse.ArgumentTypeError(f"no rule selector in {value!r} (a code such as MEM101, a prefix, or ALL)")
+    return found
+
+
+def add_selection_arguments(parser: argparse.ArgumentParser) -> None:
+    """--select, --extend-select, --ignore and --fail-level, applied by `settings_from_args`."""
+    parser.add_argument("--select", type=codes, help="comma-separated codes or prefixes to enable (replaces config)")
+    parser.add_argument("--extend-select", type=codes, help="codes or prefixes to enable on top of the selection")
+    parser.add_argument("--ignore", type=codes, help="codes or prefixes to disable")
+    parser.add_argument("--fail-level", choices=("info", "warning", "error"), help="lowest severity that exits 1")
+
+
+def add_config_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", metavar="FILE", help="use this config file instead of the nearest one")
+
+
+def working_directory() -> str:
+    """The current directory; one that was deleted under the process is a usage error, not a traceback."""
+    try:
+        return os.getcwd()
+    except FileNotFoundError:
+        raise ConfigError("the current directory no longer exists") from None
+
+
+def settings_from_args(args: argparse.Namespace, start: str) -> Settings:
+    """The configuration (`--config`, else the nearest to `start`) with the command line's selection
+    on top. A command without the selection options (`index`) gets the configuration as it is."""
+    from mnemolint.config import load_settings
+
+    settings = load_settings(args.config, start)
+    given = vars(args)
+    if given.get("select") is not None:
+        settings.select = given["select"]
+    if given.get("extend_select"):
+        settings.extend_select = settings.extend_select + given["extend_select"]
+    if given.get("ignore"):
+        settings.ignore = settings.ignore + given["ignore"]
+    if given.get("fail_level"):
+        settings.fail_level = given["fail_level"]
+    return settings
