@@ -7,7 +7,8 @@ from collections.abc import Iterator
 from mnemolint.parse import frontmatter as fm
 from mnemolint.parse.document import INDEX, Document
 from mnemolint.model import ERROR, WARNING, Hit
-from mnemolint.rules.base import DOCUMENT, rule
+from mnemolint.options import YAML_MAX_DEPTH
+from mnemolint.rules.base import DOCUMENT, Family, rule
 
 
 def _lost(document: Document) -> str:
@@ -130,7 +131,7 @@ def yaml_ambiguous_scalar(document: Document, options: dict) -> Iterator[Hit]:
     ERROR,
     scope=DOCUMENT,
     summary="Frontmatter with anchors, aliases or absurd nesting, refused rather than expanded.",
-    options=("yaml-max-depth",),
+    options=(YAML_MAX_DEPTH,),
 )
 def yaml_too_complex(document: Document, options: dict) -> Iterator[Hit]:
     front = document.frontmatter
@@ -141,3 +142,11 @@ def yaml_too_complex(document: Document, options: dict) -> Iterator[Hit]:
             line=front.error_line or front.fence_line,
             column=front.error_column,
         )
+
+
+FAMILY = Family(
+    "FM",
+    "frontmatter",
+    "frontmatter",
+    (invalid_yaml, not_a_mapping, unclosed_frontmatter, yaml_ambiguous_scalar, yaml_too_complex),
+)

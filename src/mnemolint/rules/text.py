@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from mnemolint.parse.document import BOM, Document
 from mnemolint.model import ERROR, SAFE, WARNING, Edit, Fix, Hit
-from mnemolint.rules.base import DOCUMENT, rule
+from mnemolint.rules.base import DOCUMENT, Family, rule
 from mnemolint.parse.textutil import dominant_eol
 
 
@@ -97,3 +97,6 @@ def mixed_line_endings(document: Document, options: dict) -> Iterator[Hit]:
         line=minority[0] + 1,
         fix=Fix(SAFE, f"Convert every line ending to {style}", tuple(edits)),
     )
+
+
+FAMILY = Family("TXT", "text hygiene", "text", (utf8_bom, invalid_utf8, mixed_line_endings))
