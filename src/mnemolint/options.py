@@ -28,9 +28,7 @@ class Option:
 
     __slots__ = ("name", "type", "default", "help", "choices")
 
-    def __init__(
-        self, name: str, type: str, default: object, help: str, choices: tuple[str, ...] = ()
-    ) -> None:
+    def __init__(self, name: str, type: str, default: object, help: str, choices: tuple[str, ...] = ()) -> None:
         self.name = name
         self.type = type
         self.default = default
@@ -48,6 +46,7 @@ class Option:
 
     @property
     def expected(self) -> str:
+        """What a valid value is, as the config error and docs/configuration.md say it."""
         if self.type == ENUM:
             return "one of " + ", ".join(self.choices)
         return _EXPECTED[self.type]
@@ -88,7 +87,10 @@ _EXPECTED = {
 }
 
 MAX_FILE_BYTES = Option(
-    "max-file-bytes", INT, 2 * 1024 * 1024, "files larger than this (2 MiB) are not read; size rules use the size on disk"
+    "max-file-bytes",
+    INT,
+    2 * 1024 * 1024,
+    "files larger than this (2 MiB) are not read; size rules use the size on disk",
 )
 YAML_MAX_DEPTH = Option("yaml-max-depth", INT, 16, "deepest nesting of frontmatter collections read before refusing it")
 CORE: tuple[Option, ...] = (YAML_MAX_DEPTH, MAX_FILE_BYTES)
