@@ -17,7 +17,7 @@ from mnemolint.catalog import catalog_dir
 from mnemolint.parse import markdown
 from mnemolint.parse.frontmatter import split_and_parse
 from mnemolint.report.text_format import location
-from mnemolint.rules import BY_CODE, RULES
+from mnemolint.rules import BY_CODE, FAMILY_OF, RULES
 
 SECTIONS = ("## What it finds", "## Why it matters", "## Bad example", "## Good example", "## Fix", "## Options")
 CATALOG = Path(catalog_dir() or "rules-catalog")
@@ -58,11 +58,10 @@ def test_page_has_every_section(rule) -> None:
     assert -1 not in positions, f"missing section(s): {[s for s, p in zip(SECTIONS, positions, strict=True) if p < 0]}"
     assert positions == sorted(positions), "sections out of order"
     for option in rule.options:
-        assert f"`{option}`" in text, f"option {option} is not documented"
-    assert "seed" in text.split("## Why it matters", 1)[1].split("## Bad example", 1)[0].lower() or rule.code[:3] in (
-        "NST",
-        "LNK",
-    ), "the why section cites its seed"
+        assert f"`{option.name}`" in text, f"option {option.name} is not documented"
+    why = text.split("## Why it matters", 1)[1].split("## Bad example", 1)[0].lower()
+    cites = FAMILY_OF[rule.code].cites
+    assert any(source.lower() in why for source in cites), f"the why section cites none of {cites}"
 
 
 def _section(text: str, title: str) -> str:

@@ -146,7 +146,7 @@ def test_a_file_that_vanishes_after_discovery_is_nst002(tmp_path: Path) -> None:
     """The read-error path without chmod (root reads any mode): the file goes between walk and read."""
     from mnemolint.config import load_settings
     from mnemolint.discover.walk import discover
-    from mnemolint.rules.files import memory_file_unreadable
+    from mnemolint.rules.nested import memory_file_unreadable
 
     write_tree(tmp_path, {**INDEX, "memory/gone.md": "---\nname: gone\n---\n"})
     settings = load_settings(None, str(tmp_path))

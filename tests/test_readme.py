@@ -1,15 +1,23 @@
-"""The README and docs stay true: the CI command, the rule table, every setting documented."""
+"""The README and docs stay true: the CI command, the rule table, the option tables.
+
+docs/configuration.md's option tables are generated from the families' declarations; after
+changing an option, run `python tests/test_readme.py` to write them again.
+"""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
-from mnemolint.options import OPTIONS
-from mnemolint.rules import RULES
+from mnemolint.options import CORE, Option
+from mnemolint.rules import FAMILIES, RULES
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+CONFIGURATION = ROOT / "docs" / "configuration.md"
+BEGIN = "<!-- option tables: generated from the rule families by tests/test_readme.py -->\n"
+END = "<!-- end of the option tables -->\n"
 
 
 def test_ci_runs_the_readme_test_command() -> None:
@@ -22,8 +30,39 @@ def test_readme_rule_table_matches_the_registry() -> None:
     assert rows == [(rule.code, rule.name, rule.severity, rule.fix or "") for rule in RULES]
 
 
-def test_every_option_is_documented() -> None:
-    text = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
-    for name, option in OPTIONS.items():
-        assert f"`{name}`" in text, name
-        assert f"{option.default:,}".replace(",", "") in text.replace(",", ""), f"default of {name}"
+def option_tables() -> str:
+    """One table per family that has options, then the core options every file is read with,
+    between blank lines (so that neither marker joins a table)."""
+    groups = [(f"{family.prefix}: {family.title}", family.options) for family in FAMILIES if family.options]
+    groups.append(("Every file (read while parsing, whichever rules run)", CORE))
+    blocks = []
+    for title, options in groups:
+        rows = "".join(_row(option) for option in options)
+        blocks.append(f"### {title}\n\n| key | type | default | used by | meaning |\n|---|---|---|---|---|\n{rows}")
+    return "\n" + "\n".join(blocks) + "\n"
+
+
+def _row(option: Option) -> str:
+    used_by = ", ".join(rule.code for rule in RULES if option in rule.options)
+    return f"| `{option.name}` | {option.expected} | `{json.dumps(option.default)}` | {used_by} | {option.help} |\n"
+
+
+def _documented(text: str) -> str:
+    return text.split(BEGIN, 1)[1].split(END, 1)[0]
+
+
+def test_option_tables_are_generated_from_the_families() -> None:
+    documented = _documented(CONFIGURATION.read_text(encoding="utf-8"))
+    assert documented == option_tables(), "docs/configuration.md is stale: run `python tests/test_readme.py`"
+
+
+def test_every_option_is_used_by_a_rule_or_the_parse_layer() -> None:
+    declared = [option for rule in RULES for option in rule.options]
+    for family in FAMILIES:
+        for option in family.options:
+            assert option in declared, f"{option.name} is declared by {family.prefix} but no rule uses it"
+
+
+if __name__ == "__main__":  # rewrite the generated tables in place
+    head, rest = CONFIGURATION.read_text(encoding="utf-8").split(BEGIN, 1)
+    CONFIGURATION.write_text(head + BEGIN + option_tables() + END + rest.split(END, 1)[1], encoding="utf-8")

@@ -3,6 +3,7 @@
 Like ruff, the nearest of `.mnemolint.toml`, `mnemolint.toml` or a `pyproject.toml` holding
 `[tool.mnemolint]` wins, searched upwards from the first path being linted. Anything unknown or
 ill-typed is a `ConfigError`, which the CLI turns into exit code 2 with one line naming the key.
+Thresholds are validated against the option registry the rule families declare (`rules.OPTIONS`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,11 @@ import os
 
 from mnemolint.errors import ConfigError
 from mnemolint.model import SEVERITIES
-from mnemolint.options import OPTIONS, defaults
+from mnemolint.options import defaults
+
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
+if TYPE_CHECKING:
+    from mnemolint.options import Option
 
 CONFIG_NAMES = (".mnemolint.toml", "mnemolint.toml", "pyproject.toml")
 FAIL_LEVELS = SEVERITIES
@@ -52,7 +57,14 @@ class Settings:
         self.memory_dirs: list[str] = []
         self.severity: dict[str, str] = {}
         self.fail_level = "info"
-        self.options = defaults()
+        self.options = defaults(_registry().values())
+
+
+def _registry() -> dict[str, Option]:
+    """Every option, as the rule families declare them (imported when settings are first made)."""
+    from mnemolint.rules import OPTIONS
+
+    return OPTIONS
 
 
 def find_config(start: str) -> str | None:
@@ -146,8 +158,11 @@ def apply_table(settings: Settings, data: dict, where: str) -> None:
             if value not in FAIL_LEVELS:
                 raise ConfigError(f"{label} must be one of {', '.join(FAIL_LEVELS)}, not {value!r}")
             settings.fail_level = value
-        elif key in OPTIONS:
-            settings.options[key] = _number(value, OPTIONS[key].default, label)
+        elif key in _registry():
+            try:
+                settings.options[key] = _registry()[key].validate(value)
+            except ValueError as error:
+                raise ConfigError(f"{label} {error}") from None
         else:
             raise ConfigError(f"{label} is not a mnemolint setting")
     _check_globs(settings, where)
@@ -200,14 +215,3 @@ def _string_list(value: object, label: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise ConfigError(f"{label} must be a list of strings")
     return list(value)
-
-
-def _number(value: object, default: int | float, label: str) -> int | float:
-    if isinstance(default, int):
-        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-            return value
-        raise ConfigError(f"{label} must be a positive integer, not {value!r}")
-    # A ratio: above 1 the warning it starts could never fire.
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= 1:
-        return value
-    raise ConfigError(f"{label} must be a ratio above 0 and at most 1, not {value!r}")

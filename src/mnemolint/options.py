@@ -1,39 +1,101 @@
-"""Every tunable number, with its default and the seed it comes from.
+"""What an option is (a name, a type, a default, a help text), and the core options.
 
-One table, so the config loader can validate keys and types, rules read values by name, and the
-catalogue pages can list the options a rule takes.
+A rule family declares its own options beside its rules (`rules/index.py`, `rules/topic.py`);
+the registry of every option is derived from the families in `rules/__init__.py`, and the config
+loader validates each key against it. Only the options the parse layer reads live here, as they
+apply to every file of every kind whichever rules run: `max-file-bytes` (which files are read at
+all) and `yaml-max-depth` (how deep any frontmatter is parsed; the topic rules read the parsed
+fields too, not only FM005, which reports the refusal).
 """
 
 from __future__ import annotations
 
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+INT = "integer"  # a positive integer
+RATIO = "ratio"  # above 0 and at most 1: above 1 a near-limit warning could never fire
+STRING = "string"
+STRINGS = "list of strings"
+BOOL = "boolean"
+ENUM = "enum"  # one of `choices`
+
 
 class Option:
-    __slots__ = ("name", "default", "help")
+    """One configuration key. `validate` raises ValueError saying what the value must be; the
+    config loader puts the key's name in front of it."""
 
-    def __init__(self, name: str, default: int | float, help: str) -> None:
+    __slots__ = ("name", "type", "default", "help", "choices")
+
+    def __init__(self, name: str, type: str, default: object, help: str, choices: tuple[str, ...] = ()) -> None:
         self.name = name
+        self.type = type
         self.default = default
         self.help = help
+        self.choices = choices
+        if (type == ENUM) != bool(choices):
+            raise ValueError(f"option {name}: choices are for enum options, and an enum needs them")
+        self.validate(default)
+
+    def validate(self, value: object) -> object:
+        """`value` if it is one of this option's values, else ValueError("must be …, not …")."""
+        if _VALID[self.type](value, self.choices):
+            return list(value) if isinstance(value, list) else value  # a list is copied, never shared
+        raise ValueError(f"must be {self.expected}, not {value!r}")
+
+    @property
+    def expected(self) -> str:
+        """What a valid value is, as the config error and docs/configuration.md say it."""
+        if self.type == ENUM:
+            return "one of " + ", ".join(self.choices)
+        return _EXPECTED[self.type]
+
+    def shown(self, value: object) -> str:
+        """The value as a sentence names it: `25,000`, `80 %`."""
+        if self.type == INT:
+            return f"{value:,}"
+        if self.type == RATIO:
+            return f"{value * 100:g} %"  # type: ignore[operator]
+        if self.type == STRINGS:
+            return ", ".join(value)  # type: ignore[arg-type]
+        return str(value).lower() if self.type == BOOL else str(value)
+
+    def __repr__(self) -> str:
+        return f"<Option {self.name}>"
 
 
-_OPTIONS = (
-    Option("index-max-lines", 200, "Lines of MEMORY.md the agent loads (seed 000, auto memory 2)."),
-    Option("index-max-chars", 25_000, "UTF-16 characters of MEMORY.md the agent loads (000, capacity 1)."),
-    Option("index-warn-ratio", 0.8, "Index occupancy that starts the near-limit warning (000, capacity 3)."),
-    Option("index-target-lines", 140, "Lines to compress an index below (000, capacity 3)."),
-    Option("index-target-chars", 17_500, "Characters to compress an index below (000, capacity 3)."),
-    Option("index-line-max-chars", 150, "Longest advised index line, UTF-16 units (000, capacity 2, 4)."),
-    Option("topic-max-bytes", 4_096, "UTF-8 bytes of a trimmed topic file (000, capacity 11)."),
-    Option("topic-max-lines", 200, "Lines of a trimmed topic file (000, capacity 11)."),
-    Option("topic-warn-ratio", 0.8, "Topic occupancy that starts the near-limit warning (000, capacity 11)."),
-    Option("description-max-chars", 300, "Longest topic `description` before compressing it (000, capacity 12)."),
-    Option("description-target-chars", 150, "What a too-long description should be compressed to (000, capacity 12)."),
-    Option("yaml-max-depth", 16, "Deepest nesting of frontmatter collections read before refusing it."),
-    Option("max-file-bytes", 2 * 1024 * 1024, "Files larger than this are not read; size rules use the file size."),
+def _number(value: object) -> bool:
+    """An integer or a float; TOML's `true` is a bool, which Python counts as an int."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+_VALID = {
+    INT: lambda value, _: _number(value) and isinstance(value, int) and value > 0,
+    RATIO: lambda value, _: _number(value) and 0 < value <= 1,  # type: ignore[operator]
+    STRING: lambda value, _: isinstance(value, str),
+    STRINGS: lambda value, _: isinstance(value, list) and all(isinstance(item, str) for item in value),
+    BOOL: lambda value, _: isinstance(value, bool),
+    ENUM: lambda value, choices: isinstance(value, str) and value in choices,
+}
+_EXPECTED = {
+    INT: "a positive integer",
+    RATIO: "a ratio above 0 and at most 1",
+    STRING: "a string",
+    STRINGS: "a list of strings",
+    BOOL: "true or false",
+}
+
+MAX_FILE_BYTES = Option(
+    "max-file-bytes",
+    INT,
+    2 * 1024 * 1024,
+    "files larger than this (2 MiB) are not read; size rules use the size on disk",
 )
+YAML_MAX_DEPTH = Option("yaml-max-depth", INT, 16, "deepest nesting of frontmatter collections read before refusing it")
+CORE: tuple[Option, ...] = (YAML_MAX_DEPTH, MAX_FILE_BYTES)
 
-OPTIONS: dict[str, Option] = {option.name: option for option in _OPTIONS}
 
-
-def defaults() -> dict[str, int | float]:
-    return {option.name: option.default for option in _OPTIONS}
+def defaults(options: Iterable[Option] = CORE) -> dict[str, object]:
+    """Each option's default by name: the core ones alone are what a `Document` reads."""
+    return {option.name: option.default for option in options}

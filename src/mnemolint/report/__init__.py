@@ -1,9 +1,11 @@
 """Output formats. A reporter is one module with `write(diagnostics, out, options)`.
 
-Every reporter is reached through `writer`, which first makes each message printable (`shown`);
-paths are made printable where each format spells them (`display_path`, or percent-encoded in
-SARIF URIs), so no file name or quoted value can end a line, forge a workflow command or send a
-terminal escape.
+Every reporter is reached through `writer`, which first passes the findings through `shown`:
+the one step where a finding of a family that carries sensitive text is redacted (a value a rule
+quotes is masked where it is quoted, `textutil.quote`, before it is cut short), and where every
+message is made printable. Paths are made printable where each format spells them
+(`display_path`, or percent-encoded in SARIF URIs), so no file name or quoted value can end a
+line, forge a workflow command or send a terminal escape.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from mnemolint.parse.textutil import visible
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
     from typing import TextIO
+
+    from mnemolint.rules.base import Family
 
 FORMATS = ("text", "json", "sarif", "github")
 
@@ -85,14 +89,29 @@ def relative_to(path: str, root: str) -> str | None:
     return rel.replace(os.sep, "/")
 
 
-def shown(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
-    """The findings with their messages (and their fixes' messages) escaped for printing, in place:
-    reporting is the last use of a finding's text, and escaping twice changes nothing."""
+def shown(diagnostics: list[Diagnostic], families: dict[str, Family] | None = None) -> list[Diagnostic]:
+    """The findings with their messages (and their fixes' messages) redacted where their family
+    (by code, from `families`: the registry's unless given) carries sensitive text, then escaped
+    for printing, in place: reporting is the last use of a finding's text, and neither step
+    changes a text twice."""
+    if families is None:
+        from mnemolint.rules import FAMILY_OF
+
+        families = FAMILY_OF
     for diagnostic in diagnostics:
-        diagnostic.message = visible(diagnostic.message)
+        sensitive = families[diagnostic.code].sensitive
+        diagnostic.message = _printable(diagnostic.message, sensitive)
         if diagnostic.fix is not None:
-            diagnostic.fix.message = visible(diagnostic.fix.message)
+            diagnostic.fix.message = _printable(diagnostic.fix.message, sensitive)
     return diagnostics
+
+
+def _printable(text: str, sensitive: bool) -> str:
+    if sensitive:
+        from mnemolint.redact import redact
+
+        text = redact(text)
+    return visible(text)
 
 
 def writer(name: str) -> Callable[[list[Diagnostic], TextIO, ReportOptions], None]:

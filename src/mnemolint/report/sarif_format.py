@@ -4,7 +4,8 @@ Every catalogue rule is described in `rules[]` (not only those that fired), with
 from its page. Paths are relative to the repository root (`%SRCROOT%`). A whole-file finding
 (no line) is reported at line 1 with no column, since code scanning needs a `startLine` to show a
 result. `partialFingerprints["mnemolint/v1"]` hashes the rule, the path and the flagged line's text
-(not its number), so an alert survives lines moving above it. See docs/output-formats.md.
+(not its number), so an alert survives lines moving above it. Tags, precision and security
+severity are the rule's family's facts (`rules/base.py` `Family`). See docs/output-formats.md.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from mnemolint.catalog import REPOSITORY, body, page, rule_url, sections
 from mnemolint.model import ERROR, INFO, WARNING, Diagnostic, Fix
 from mnemolint.redact import find_secrets, redact
 from mnemolint.report import ReportOptions, relative_to, repository_root, unicode_out
-from mnemolint.rules import RULES
+from mnemolint.rules import FAMILY_OF, RULES
 from mnemolint.rules.base import Rule
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
@@ -32,28 +33,6 @@ FINGERPRINT = "mnemolint/v1"
 DESCRIPTION_MAX = 1024  # GitHub's limit for shortDescription and fullDescription
 LEVEL = {ERROR: "error", WARNING: "warning", INFO: "note"}
 PROBLEM_SEVERITY = {ERROR: "error", WARNING: "warning", INFO: "recommendation"}
-FAMILY = {
-    "MEM1": "index",
-    "MEM2": "topic",
-    "FM": "frontmatter",
-    "WAV": "agent-rules",
-    "NST": "instruction-files",
-    "LNK": "symlinks",
-    "AIM": "ai-memory",
-    "GIT": "gitignore",
-    "TXT": "text",
-    "SEC": "secrets",
-    "CIT": "citations",
-}
-# Security rules only (LNK, SEC), on GitHub's scale: >= 9.0 critical, 7.0 high, 4.0 medium, else low.
-# A new LNK or SEC rule gets its entry here (a test fails until it has one).
-SECURITY_SEVERITY = {
-    "LNK004": "3.0",  # a recursive reader loops: denial of service, no disclosure
-}
-# Rules that judge rather than measure; every other rule counts exactly what the agent counts.
-PRECISION = {"MEM108": "high", "MEM109": "medium"}
-# The SARIF file may be uploaded and public: a hash of a line holding a secret could be brute-forced.
-HASH_MESSAGE_NOT_LINE = ("SEC",)
 
 
 def write(diagnostics: list[Diagnostic], out: TextIO, options: ReportOptions) -> None:
@@ -100,14 +79,15 @@ def descriptor(rule: Rule) -> dict:
     help_text = "\n\n".join(
         f"{title}\n\n{parts[title]}" for title in ("What it finds", "Why it matters", "Fix") if title in parts
     )
+    family = FAMILY_OF[rule.code]
     properties: dict = {
-        "tags": [FAMILY[prefix] for prefix in FAMILY if rule.code.startswith(prefix)],
-        "precision": PRECISION.get(rule.code, "very-high"),
+        "tags": [family.tag],
+        "precision": family.precision.get(rule.code, "very-high"),
         "problem.severity": PROBLEM_SEVERITY[rule.severity],
     }
-    if rule.code in SECURITY_SEVERITY:
+    if family.security is not None:
         properties["tags"].append("security")
-        properties["security-severity"] = SECURITY_SEVERITY[rule.code]
+        properties["security-severity"] = family.security[rule.code]
     return {
         "id": rule.code,
         "name": rule.name,
@@ -219,8 +199,9 @@ class _Fingerprints:
         self._seen: dict[str, int] = {}
 
     def key(self, diagnostic: Diagnostic, path: str) -> str:
-        if diagnostic.code.startswith(HASH_MESSAGE_NOT_LINE):
-            anchor = "message:" + diagnostic.message  # redacted by the rule
+        if FAMILY_OF[diagnostic.code].sensitive:
+            # The log may be uploaded and public: a hash of a line holding a secret could be brute-forced.
+            anchor = "message:" + diagnostic.message  # redacted before any reporter saw it
         elif diagnostic.line is None:
             anchor = "<whole file>"
         else:

@@ -1,37 +1,29 @@
-"""The rule registry: one explicit, ordered list. A rule's code is its public, stable name."""
+"""The rule registry: one explicit, ordered tuple of families. A rule's code is its public, stable name.
+
+The order of `FAMILIES`, and of the rules in each, is the public order of `mnemolint rules`, the
+README table and SARIF's `rules[]`. Everything else is derived: a new family is one module
+ending in `FAMILY = Family(...)` plus one line here.
+"""
 
 from __future__ import annotations
 
-from mnemolint.rules import files, frontmatter, index, text, topic
-from mnemolint.rules.base import Rule
+from mnemolint.options import CORE, Option
+from mnemolint.rules import frontmatter, index, links, nested, text, topic
+from mnemolint.rules.base import Family, Rule
 
-RULES: tuple[Rule, ...] = (
-    index.index_over_load_limit,
-    index.index_near_limit,
-    index.index_line_too_long,
-    index.index_broken_link,
-    index.index_orphan_topic,
-    index.index_missing,
-    index.index_duplicate_entry,
-    index.index_not_pointer,
-    index.index_description_drift,
-    topic.topic_over_limit,
-    topic.topic_near_limit,
-    topic.topic_missing_description,
-    topic.topic_description_too_long,
-    topic.topic_missing_field,
-    topic.topic_invalid_type,
-    topic.topic_unindexable_name,
-    frontmatter.invalid_yaml,
-    frontmatter.not_a_mapping,
-    frontmatter.unclosed_frontmatter,
-    frontmatter.yaml_ambiguous_scalar,
-    frontmatter.yaml_too_complex,
-    text.utf8_bom,
-    text.invalid_utf8,
-    text.mixed_line_endings,
-    files.memory_file_unreadable,
-    files.symlink_cycle,
+FAMILIES: tuple[Family, ...] = (
+    index.FAMILY,
+    topic.FAMILY,
+    frontmatter.FAMILY,
+    text.FAMILY,
+    nested.FAMILY,
+    links.FAMILY,
 )
 
+RULES: tuple[Rule, ...] = tuple(rule for family in FAMILIES for rule in family.rules)
 BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
+FAMILY_OF: dict[str, Family] = {rule.code: family for family in FAMILIES for rule in family.rules}
+# Every configurable threshold: the families' own, then the core ones the parse layer reads.
+OPTIONS: dict[str, Option] = {
+    option.name: option for option in (*(option for family in FAMILIES for option in family.options), *CORE)
+}

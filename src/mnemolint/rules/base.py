@@ -1,7 +1,10 @@
-"""What a rule is: stable code, kebab-case name, default severity, what it reads, fix, options, check.
+"""What a rule is (stable code, kebab-case name, default severity, what it reads, fix, options, check),
+and what a family of rules is (code prefix, title, SARIF tag, options, per-rule facts).
 
 A rule is one function wrapped by `@rule(...)`; the decorator returns the `Rule` and registers
-nothing, so the registry in `rules/__init__.py` stays one explicit list (no import side effects).
+nothing. A family module ends with its `FAMILY = Family(...)`, listing its rules in their public
+order; the registry in `rules/__init__.py` is one explicit tuple of families (no import side
+effects), from which the rules, the codes and the options are derived.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from mnemolint.model import Hit
+from mnemolint.options import Option
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -30,7 +34,22 @@ ON_CONTAINER = "container"  # the container as a whole
 
 
 class Rule:
-    __slots__ = ("code", "name", "severity", "reads", "summary", "fix", "options", "reports_on", "check", "since")
+    """`template` is the one-sentence summary with `{option-name}` where a threshold goes;
+    `summary` is it with the defaults filled in, `describe(options)` with the options in force."""
+
+    __slots__ = (
+        "code",
+        "name",
+        "severity",
+        "reads",
+        "template",
+        "summary",
+        "fix",
+        "options",
+        "reports_on",
+        "check",
+        "since",
+    )
 
     def __init__(
         self,
@@ -38,9 +57,9 @@ class Rule:
         name: str,
         severity: str,
         reads: tuple[Kind, ...] | ContainerType | str,
-        summary: str,
+        template: str,
         fix: str | None,
-        options: tuple[str, ...],
+        options: tuple[Option, ...],
         reports_on: str,
         check: Callable[..., Iterable[Hit]],
         since: str,
@@ -49,15 +68,64 @@ class Rule:
         self.name = name
         self.severity = severity
         self.reads = reads
-        self.summary = summary
+        self.template = template
         self.fix = fix
         self.options = options
         self.reports_on = reports_on
         self.check = check
         self.since = since
+        self.summary = self.describe({})  # a placeholder naming no option of the rule fails here, at import
+
+    def describe(self, options: dict[str, object]) -> str:
+        """The summary with each threshold from `options`, or its default where `options` has none."""
+        return self.template.format_map(
+            {option.name: option.shown(options.get(option.name, option.default)) for option in self.options}
+        )
 
     def __repr__(self) -> str:
         return f"<Rule {self.code} {self.name}>"
+
+
+class Family:
+    """Rules that share a code prefix, and the facts reporters and tests read about them.
+
+    `tag` is the SARIF tag (and category) of its rules. A security family (LNK, SEC) gives
+    `security`, mapping each of its rules to its GitHub security severity (">= 9.0 critical, 7.0
+    high, 4.0 medium, else low"; tests/test_families.py fails on a rule without one); other
+    families leave it None. `precision` gives the rules that judge rather than
+    measure (SARIF's "very-high" otherwise: the rule counts exactly what the agent counts).
+    `sensitive`: its findings quote what they find, which may be a secret, so every message is
+    redacted before any reporter sees it and SARIF fingerprints the message, not the source line.
+    `cites`: words one of which each of its pages' "Why it matters" section names, its source.
+    """
+
+    __slots__ = ("prefix", "title", "tag", "rules", "options", "security", "precision", "sensitive", "cites")
+
+    def __init__(
+        self,
+        prefix: str,
+        title: str,
+        tag: str,
+        rules: tuple[Rule, ...],
+        *,
+        options: tuple[Option, ...] = (),
+        security: dict[str, str] | None = None,
+        precision: dict[str, str] | None = None,
+        sensitive: bool = False,
+        cites: tuple[str, ...] = ("seed",),
+    ) -> None:
+        self.prefix = prefix
+        self.title = title
+        self.tag = tag
+        self.rules = rules
+        self.options = options
+        self.security = security
+        self.precision = precision or {}
+        self.sensitive = sensitive
+        self.cites = cites
+
+    def __repr__(self) -> str:
+        return f"<Family {self.prefix} {self.title}>"
 
 
 def rule(
@@ -68,11 +136,12 @@ def rule(
     reads: tuple[Kind, ...] | ContainerType | str,
     summary: str,
     fix: str | None = None,
-    options: tuple[str, ...] = (),
+    options: tuple[Option, ...] = (),
     reports_on: str = ON_ANCHOR,
     since: str = "0.1.0",
 ) -> Callable[[Callable[..., Iterable[Hit]]], Rule]:
-    """Declare a rule; `summary` is one sentence, shown by `mnemolint rules` and in SARIF."""
+    """Declare a rule; `summary` is one sentence, shown by `mnemolint rules` and in SARIF, with
+    `{option-name}` for each threshold it names (filled in from `options`, never typed in)."""
 
     def wrap(check: Callable[..., Iterable[Hit]]) -> Rule:
         return Rule(code, name, severity, reads, summary, fix, options, reports_on, check, since)

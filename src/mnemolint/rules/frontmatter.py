@@ -8,7 +8,8 @@ from mnemolint.parse import frontmatter as fm
 from mnemolint.kinds import TAKING_FRONTMATTER, WITH_FRONTMATTER
 from mnemolint.parse.document import Document
 from mnemolint.model import ERROR, WARNING, Hit
-from mnemolint.rules.base import rule
+from mnemolint.options import YAML_MAX_DEPTH
+from mnemolint.rules.base import Family, rule
 
 
 def _lost(document: Document) -> str:
@@ -128,7 +129,7 @@ def yaml_ambiguous_scalar(document: Document, options: dict) -> Iterator[Hit]:
     ERROR,
     reads=WITH_FRONTMATTER,
     summary="Frontmatter with anchors, aliases or absurd nesting, refused rather than expanded.",
-    options=("yaml-max-depth",),
+    options=(YAML_MAX_DEPTH,),
 )
 def yaml_too_complex(document: Document, options: dict) -> Iterator[Hit]:
     front = document.frontmatter
@@ -139,3 +140,11 @@ def yaml_too_complex(document: Document, options: dict) -> Iterator[Hit]:
             line=front.error_line or front.fence_line,
             column=front.error_column,
         )
+
+
+FAMILY = Family(
+    "FM",
+    "frontmatter",
+    "frontmatter",
+    (invalid_yaml, not_a_mapping, unclosed_frontmatter, yaml_ambiguous_scalar, yaml_too_complex),
+)

@@ -14,8 +14,25 @@ from mnemolint.parse import index_lines as il
 from mnemolint.parse.document import Document
 from mnemolint.kinds.memory import ABSOLUTE, ESCAPES, MEMORY_DIR, MISSING, UNKNOWN, URL, MemoryDir, unindexable
 from mnemolint.model import ERROR, INFO, SAFE, UNSAFE, WARNING, Edit, Fix, Hit
-from mnemolint.rules.base import ON_CONTAINER, ON_MEMBERS, rule
+from mnemolint.options import INT, RATIO, Option
+from mnemolint.rules.base import ON_CONTAINER, ON_MEMBERS, Family, rule
 from mnemolint.parse.textutil import js_lstrip_count, js_trim, quote, utf16_len, utf16_prefix_index
+
+MAX_LINES = Option("index-max-lines", INT, 200, "lines of `MEMORY.md` the agent loads (seed 000, auto memory 2)")
+MAX_CHARS = Option(
+    "index-max-chars", INT, 25_000, "UTF-16 characters of `MEMORY.md` the agent loads (seed 000, capacity 1)"
+)
+WARN_RATIO = Option(
+    "index-warn-ratio",
+    RATIO,
+    0.8,
+    "occupancy (the larger of the lines and characters ratios) that starts the warning (seed 000, capacity 3)",
+)
+TARGET_LINES = Option("index-target-lines", INT, 140, "lines to compress an index below (seed 000, capacity 3)")
+TARGET_CHARS = Option("index-target-chars", INT, 17_500, "characters to compress an index below (seed 000, capacity 3)")
+LINE_MAX_CHARS = Option(
+    "index-line-max-chars", INT, 150, "the advised longest index line, UTF-16 units (seed 000, capacity 2, 4)"
+)
 
 
 def _advice(options: dict) -> str:
@@ -29,8 +46,9 @@ def _advice(options: dict) -> str:
     "index-over-load-limit",
     ERROR,
     reads=MEMORY_DIR,
-    summary="MEMORY.md is over 200 lines or 25,000 characters, so the agent loads only part of it.",
-    options=("index-max-lines", "index-max-chars", "index-line-max-chars"),
+    summary="MEMORY.md is over {index-max-lines} lines or {index-max-chars} characters, so the agent loads only "
+    "part of it.",
+    options=(MAX_LINES, MAX_CHARS, LINE_MAX_CHARS),
 )
 def index_over_load_limit(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     index = memdir.index
@@ -81,8 +99,8 @@ def index_over_load_limit(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     "index-near-limit",
     WARNING,
     reads=MEMORY_DIR,
-    summary="MEMORY.md is at 80 % or more of its load cap.",
-    options=("index-max-lines", "index-max-chars", "index-warn-ratio", "index-target-lines", "index-target-chars"),
+    summary="MEMORY.md is at {index-warn-ratio} or more of its load cap.",
+    options=(MAX_LINES, MAX_CHARS, WARN_RATIO, TARGET_LINES, TARGET_CHARS),
 )
 def index_near_limit(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     max_lines, max_chars = options["index-max-lines"], options["index-max-chars"]
@@ -152,9 +170,9 @@ def _new_index(memdir: MemoryDir, options: dict) -> tuple[Edit, ...] | str:
     "index-line-too-long",
     WARNING,
     reads=MEMORY_DIR,
-    summary="An index line is over 150 characters.",
+    summary="An index line is over {index-line-max-chars} characters.",
     fix=UNSAFE,
-    options=("index-line-max-chars", "index-max-chars"),
+    options=(LINE_MAX_CHARS, MAX_CHARS),
 )
 def index_line_too_long(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     limit = options["index-line-max-chars"]
@@ -245,7 +263,7 @@ def index_broken_link(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     reads=MEMORY_DIR,
     summary="A topic file that no line of MEMORY.md links to, so the agent never discovers it.",
     fix=SAFE,
-    options=("index-max-lines", "index-max-chars", "index-target-lines", "index-target-chars", "index-line-max-chars"),
+    options=(MAX_LINES, MAX_CHARS, TARGET_LINES, TARGET_CHARS, LINE_MAX_CHARS),
     reports_on=ON_MEMBERS,
 )
 def index_orphan_topic(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
@@ -282,7 +300,7 @@ def index_orphan_topic(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     reads=MEMORY_DIR,
     summary="A memory dir has topic files but no MEMORY.md.",
     fix=SAFE,
-    options=("index-target-lines", "index-target-chars", "index-line-max-chars"),
+    options=(TARGET_LINES, TARGET_CHARS, LINE_MAX_CHARS),
     reports_on=ON_CONTAINER,
 )
 def index_missing(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
@@ -344,7 +362,7 @@ _CONTENT_KINDS = {il.CONTENT: "text", il.NESTED: "nested detail", il.CODE: "a co
     WARNING,
     reads=MEMORY_DIR,
     summary="MEMORY.md holds frontmatter, paragraphs, code or nested content instead of one-line pointers.",
-    options=("index-max-lines",),
+    options=(MAX_LINES,),
 )
 def index_not_pointer(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     lines = memdir.lines
@@ -398,7 +416,7 @@ def _same(summary: str, description: str) -> bool:
     reads=MEMORY_DIR,
     summary="An index entry's text no longer matches its topic's `description`.",
     fix=UNSAFE,
-    options=("index-line-max-chars",),
+    options=(LINE_MAX_CHARS,),
 )
 def index_description_drift(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     for line in memdir.lines:
@@ -415,3 +433,23 @@ def index_description_drift(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
                 column=line.links[0].end_column,
                 fix=_regenerate(memdir, line, rel, options),
             )
+
+
+FAMILY = Family(
+    "MEM1",
+    "the MEMORY.md index",
+    "index",
+    (
+        index_over_load_limit,
+        index_near_limit,
+        index_line_too_long,
+        index_broken_link,
+        index_orphan_topic,
+        index_missing,
+        index_duplicate_entry,
+        index_not_pointer,
+        index_description_drift,
+    ),
+    options=(MAX_LINES, MAX_CHARS, WARN_RATIO, TARGET_LINES, TARGET_CHARS, LINE_MAX_CHARS),
+    precision={"MEM108": "high", "MEM109": "medium"},  # judged (content, wording), not counted
+)

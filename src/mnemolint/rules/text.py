@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from mnemolint.kinds import KINDS
 from mnemolint.parse.document import BOM, Document
 from mnemolint.model import ERROR, SAFE, WARNING, Edit, Fix, Hit
-from mnemolint.rules.base import rule
+from mnemolint.rules.base import Family, rule
 from mnemolint.parse.textutil import dominant_eol
 
 
@@ -98,3 +98,6 @@ def mixed_line_endings(document: Document, options: dict) -> Iterator[Hit]:
         line=minority[0] + 1,
         fix=Fix(SAFE, f"Convert every line ending to {style}", tuple(edits)),
     )
+
+
+FAMILY = Family("TXT", "text hygiene", "text", (utf8_bom, invalid_utf8, mixed_line_endings))

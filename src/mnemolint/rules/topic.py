@@ -8,9 +8,21 @@ from mnemolint.parse import frontmatter as fm
 from mnemolint.kinds.memory import SKIPPED, TOPIC, TYPES, unindexable
 from mnemolint.parse.document import Document
 from mnemolint.model import ERROR, WARNING, Hit
-from mnemolint.rules.base import rule
+from mnemolint.options import INT, RATIO, Option
+from mnemolint.rules.base import Family, rule
 from mnemolint.parse.textutil import quote, utf16_len
 
+MAX_BYTES = Option(
+    "topic-max-bytes", INT, 4_096, "UTF-8 bytes of a trimmed topic file, frontmatter included (seed 000, capacity 11)"
+)
+MAX_LINES = Option("topic-max-lines", INT, 200, "lines of a trimmed topic file (seed 000, capacity 11)")
+WARN_RATIO = Option("topic-warn-ratio", RATIO, 0.8, "topic occupancy that starts the warning (seed 000, capacity 11)")
+DESCRIPTION_MAX = Option(
+    "description-max-chars", INT, 300, "longest `description` before it must be compressed (seed 000, capacity 12)"
+)
+DESCRIPTION_TARGET = Option(
+    "description-target-chars", INT, 150, "what a too-long description should be compressed to (seed 000, capacity 12)"
+)
 _ONE_THING = "One file, one thing: summarise instead of appending, and split different things into their own files."
 
 
@@ -29,8 +41,8 @@ def _measure(document: Document, options: dict) -> tuple[float, str] | None:
     "topic-over-limit",
     ERROR,
     reads=(TOPIC,),
-    summary="A topic file is over 4,096 bytes or 200 lines.",
-    options=("topic-max-bytes", "topic-max-lines"),
+    summary="A topic file is over {topic-max-bytes} bytes or {topic-max-lines} lines.",
+    options=(MAX_BYTES, MAX_LINES),
 )
 def topic_over_limit(document: Document, options: dict) -> Iterator[Hit]:
     measured = _measure(document, options)
@@ -46,8 +58,9 @@ def topic_over_limit(document: Document, options: dict) -> Iterator[Hit]:
     "topic-near-limit",
     WARNING,
     reads=(TOPIC,),
-    summary="A topic file is at 80 % or more of its 4,096-byte / 200-line cap.",
-    options=("topic-max-bytes", "topic-max-lines", "topic-warn-ratio"),
+    summary="A topic file is at {topic-warn-ratio} or more of its {topic-max-bytes}-byte / {topic-max-lines}-line "
+    "cap.",
+    options=(MAX_BYTES, MAX_LINES, WARN_RATIO),
 )
 def topic_near_limit(document: Document, options: dict) -> Iterator[Hit]:
     measured = _measure(document, options)
@@ -93,8 +106,8 @@ def topic_missing_description(document: Document, options: dict) -> Iterator[Hit
     "topic-description-too-long",
     WARNING,
     reads=(TOPIC,),
-    summary="A topic's `description` is over 300 characters.",
-    options=("description-max-chars", "description-target-chars"),
+    summary="A topic's `description` is over {description-max-chars} characters.",
+    options=(DESCRIPTION_MAX, DESCRIPTION_TARGET),
 )
 def topic_description_too_long(document: Document, options: dict) -> Iterator[Hit]:
     front = _readable_frontmatter(document)
@@ -190,3 +203,20 @@ def topic_unindexable_name(document: Document, options: dict) -> Iterator[Hit]:
     problem = unindexable(document.rel)
     if problem:
         yield Hit(SKIPPED.format(problem=problem))
+
+
+FAMILY = Family(
+    "MEM2",
+    "topic files",
+    "topic",
+    (
+        topic_over_limit,
+        topic_near_limit,
+        topic_missing_description,
+        topic_description_too_long,
+        topic_missing_field,
+        topic_invalid_type,
+        topic_unindexable_name,
+    ),
+    options=(MAX_BYTES, MAX_LINES, WARN_RATIO, DESCRIPTION_MAX, DESCRIPTION_TARGET),
+)

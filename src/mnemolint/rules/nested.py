@@ -1,18 +1,16 @@
-"""Files the walk could not read, and symlink loops: reported, and the run goes on.
-
-NST002 and LNK004 belong to families that later grow more rules (nested instruction files,
-dangerous symlinks); these two are what the walk itself must report so that nothing it skipped
-is skipped silently.
+"""NST: nested instruction and memory files. Today the files the walk could not read (NST002),
+reported so that the run goes on and nothing it skipped is skipped silently; the rules on nested
+`AGENTS.md` / `CLAUDE.md` files join it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from mnemolint.discover.tree import Tree
 from mnemolint.parse.document import Document
 from mnemolint.model import ERROR, Hit
-from mnemolint.rules.base import EVERY_FILE, TREE, rule
+from mnemolint.options import MAX_FILE_BYTES
+from mnemolint.rules.base import EVERY_FILE, Family, rule
 
 
 @rule(
@@ -21,7 +19,7 @@ from mnemolint.rules.base import EVERY_FILE, TREE, rule
     ERROR,
     reads=EVERY_FILE,
     summary="A memory file (or a directory holding memory) that cannot be read.",
-    options=("max-file-bytes",),
+    options=(MAX_FILE_BYTES,),
 )
 def memory_file_unreadable(document: Document, options: dict) -> Iterator[Hit]:
     if document.unlisted:
@@ -38,18 +36,10 @@ def memory_file_unreadable(document: Document, options: dict) -> Iterator[Hit]:
         )
 
 
-@rule(
-    "LNK004",
-    "symlink-cycle",
-    ERROR,
-    reads=TREE,
-    summary="A symlink that loops back to itself or to a directory it is inside.",
+FAMILY = Family(
+    "NST",
+    "nested instruction files",
+    "instruction-files",
+    (memory_file_unreadable,),
+    cites=("seed", "SPEC"),
 )
-def symlink_cycle(tree: Tree, options: dict) -> Iterator[Hit]:
-    for link in tree.links:
-        if link.problem == "cycle":
-            yield Hit(
-                f"Symlink loop: `{link.target}` {link.detail}. A recursive reader "
-                "(the agent's rule scan, a backup, a search) never ends here; mnemolint did not follow it.",
-                path=link.path,
-            )
