@@ -21,9 +21,9 @@ from conftest import run_cli, run_lint, write_tree
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from mnemolint.parse import suppress
 from mnemolint.config import load_settings
 from mnemolint.discover.walk import discover
+from mnemolint.parse import suppress
 from mnemolint.parse.frontmatter import _AMBIGUOUS
 
 MEGABYTE = 1 << 20
@@ -221,8 +221,10 @@ def test_the_fm004_pattern_reads_exactly_what_the_old_one_did(value: str) -> Non
 
 
 @adversarial
-@given(st.sampled_from(["1.", "1", "-0", "+1:", "2024-01-01", "2024-01-01T10:00:00.", "0b", "1e", "1_0."]),
-       st.lists(st.sampled_from(SCALAR_PIECES), min_size=1, max_size=4))
+@given(
+    st.sampled_from(["1.", "1", "-0", "+1:", "2024-01-01", "2024-01-01T10:00:00.", "0b", "1e", "1_0."]),
+    st.lists(st.sampled_from(SCALAR_PIECES), min_size=1, max_size=4),
+)
 @example("1.", ["_"])  # repro.sh redos2, at 1 MB
 @example("1_0.", ["1", "_"])
 @example("1", [":55"])

@@ -57,7 +57,7 @@ def test_a_new_command_is_one_module_and_one_registry_line(tmp_path: Path) -> No
     listed in --help, run, and its ConfigError is the usual one-line usage error."""
     (tmp_path / "hello.py").write_text(
         textwrap.dedent(
-            '''
+            """
             import sys
 
             from mnemolint.errors import ConfigError
@@ -75,7 +75,7 @@ def test_a_new_command_is_one_module_and_one_registry_line(tmp_path: Path) -> No
                     raise ConfigError("hello to nobody")
                 sys.stdout.write(f"hello {args.to}\\n")
                 return 0
-            '''
+            """
         ),
         encoding="utf-8",
     )
@@ -118,9 +118,7 @@ def test_settings_from_args_applies_the_selection_over_the_config(tmp_path: Path
     (tmp_path / ".mnemolint.toml").write_text('select = ["MEM"]\nignore = ["MEM101"]\n', encoding="utf-8")
     plain = settings_from_args(argparse.Namespace(config=None), str(tmp_path))  # as `index` has it
     assert (plain.select, plain.ignore, plain.fail_level) == (["MEM"], ["MEM101"], "info")
-    given = argparse.Namespace(
-        config=None, select=["FM"], extend_select=["TXT"], ignore=["FM004"], fail_level="error"
-    )
+    given = argparse.Namespace(config=None, select=["FM"], extend_select=["TXT"], ignore=["FM004"], fail_level="error")
     settings = settings_from_args(given, str(tmp_path))
     assert (settings.select, settings.extend_select, settings.ignore) == (["FM"], ["TXT"], ["MEM101", "FM004"])
     assert settings.fail_level == "error"

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from conftest import codes, run_cli, run_lint, write_tree
 
-from mnemolint.parse import frontmatter as frontmatter_module
 from mnemolint.config import MAX_GLOBS
+from mnemolint.parse import frontmatter as frontmatter_module
 from mnemolint.parse.frontmatter import OK, split_and_parse
 
 BIG = "1" * 4301  # one digit past Python's int-string limit
@@ -102,9 +102,10 @@ def test_an_explicit_tag_that_does_not_fit_its_value_is_invalid_yaml(tmp_path: P
     write_tree(tmp_path, {**INDEX, "n/mem/a.md": topic(value)})
     process = run_cli("check", "--output-format", "json", "n", cwd=tmp_path)
     assert_no_traceback(process)
-    assert f"FM001 Invalid YAML in frontmatter: the value does not fit its tag `{tag}`" in run_cli(
-        "check", "n", cwd=tmp_path
-    ).stdout
+    assert (
+        f"FM001 Invalid YAML in frontmatter: the value does not fit its tag `{tag}`"
+        in run_cli("check", "n", cwd=tmp_path).stdout
+    )
     assert '"line": 3' in process.stdout
 
 

@@ -18,7 +18,7 @@ from mnemolint.model import WARNING, Diagnostic, Hit
 from mnemolint.options import BOOL, CORE, ENUM, INT, RATIO, STRING, STRINGS, Option, defaults
 from mnemolint.report import shown
 from mnemolint.rules import BY_CODE, FAMILIES, FAMILY_OF, OPTIONS, RULES
-from mnemolint.rules.base import DOCUMENT, Family, Rule, rule
+from mnemolint.rules.base import EVERY_FILE, Family, Rule, rule
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "src" / "mnemolint" / "rules"
 FAMILY_MODULES = sorted(path.stem for path in RULES_DIR.glob("*.py") if path.stem not in ("__init__", "base"))
@@ -89,7 +89,7 @@ def test_summaries_follow_the_options_in_force() -> None:
 
 def test_a_placeholder_must_name_an_option_of_the_rule() -> None:
     with pytest.raises(KeyError):
-        rule("ZZZ001", "zzz", WARNING, scope=DOCUMENT, summary="Over {index-max-lines} lines.")(lambda d, o: ())
+        rule("ZZZ001", "zzz", WARNING, reads=EVERY_FILE, summary="Over {index-max-lines} lines.")(lambda d, o: ())
 
 
 @pytest.mark.parametrize(
@@ -155,7 +155,7 @@ def _finding(code: str, message: str) -> Diagnostic:
 
 
 def test_a_sensitive_family_is_redacted_before_any_reporter() -> None:
-    member = rule("ZZZ001", "zzz", WARNING, scope=DOCUMENT, summary="A secret.")(lambda d, o: ())
+    member = rule("ZZZ001", "zzz", WARNING, reads=EVERY_FILE, summary="A secret.")(lambda d, o: ())
     secret = "Found `password: hunter2` in\x1b line 3."
     cases = ((True, "Found `password: ***` in\\x1b line 3."), (False, "Found `password: hunter2` in\\x1b line 3."))
     for sensitive, expected in cases:

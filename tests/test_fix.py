@@ -18,9 +18,9 @@ from conftest import run_cli, write_tree
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mnemolint.fix import fixer, generate, writer
 from mnemolint.config import load_settings
 from mnemolint.discover.walk import discover
+from mnemolint.fix import fixer, generate, writer
 from mnemolint.parse.index_lines import classify
 from mnemolint.parse.textutil import utf16_len
 
@@ -272,7 +272,8 @@ def test_plain_check_never_imports_the_fixer_writer_or_generator(tree) -> None:
     root = tree({INDEX: "- [Gone](gone.md)\n", f"{MEM}/build.md": BUILD})
     code = (
         "import sys; from mnemolint.cli import main; main(['check', '-q', '.']); "
-        "print(sorted(m for m in sys.modules if m in ('mnemolint.fix.fixer', 'mnemolint.fix.writer', 'mnemolint.fix.generate')))"
+        "print(sorted(m for m in sys.modules "
+        "if m in ('mnemolint.fix.fixer', 'mnemolint.fix.writer', 'mnemolint.fix.generate')))"
     )
     result = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
     assert result.stdout.splitlines()[-1] == "[]"

@@ -16,11 +16,11 @@ import pytest
 from conftest import write_tree
 
 from mnemolint.commands.index import report as index_report
-from mnemolint.fix import generate
 from mnemolint.config import load_settings
 from mnemolint.discover.walk import discover
-from mnemolint.parse.index_lines import classify
+from mnemolint.fix import generate
 from mnemolint.kinds.memory import MemoryDir
+from mnemolint.parse.index_lines import classify
 from mnemolint.parse.textutil import js_trim, utf16_len
 
 MEM = ".claude/projects/p/memory"
@@ -46,8 +46,7 @@ def generated(root: Path, files: dict[str, str | bytes], **options: int) -> tupl
     settings_options.update({key.replace("_", "-"): value for key, value in options.items()})
     index = generate.generate(memdir, settings_options)
     report = [
-        f"{os.path.relpath(d.path, root)}: {d.code} {d.message}"
-        for d in index_report(index, memdir, settings_options)
+        f"{os.path.relpath(d.path, root)}: {d.code} {d.message}" for d in index_report(index, memdir, settings_options)
     ]
     return index, index.text(), report
 

@@ -10,7 +10,6 @@ from conftest import git, run_cli
 from mnemolint.model import ERROR, INFO, WARNING, Diagnostic, Hit
 from mnemolint.report.github_format import annotation, escape_data, escape_property
 
-
 TOPIC = "---\nname: Build\ndescription: Build notes\ntype: project\n---\nBody.\n"
 
 

@@ -28,7 +28,9 @@ def _graph() -> dict[str, set[str]]:
                 if node.level:
                     base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + [base]).strip(".")
                 # `from mnemolint.fix import writer` imports the module `mnemolint.fix.writer`
-                targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names]
+                targets = [
+                    f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names
+                ]
             else:
                 continue
             graph[name].update(target for target in targets if target in modules and target != name)

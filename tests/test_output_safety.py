@@ -19,8 +19,8 @@ from conftest import run_cli, write_tree
 from test_cli import run_on_terminal
 from test_sarif import assert_valid, validator  # noqa: F401 - the fixture, shared
 
-from mnemolint.redact import MASK, find_secrets, redact, redact_pair
 from mnemolint.parse.textutil import visible
+from mnemolint.redact import MASK, find_secrets, redact, redact_pair
 
 FORMATS = ("text", "json", "sarif", "github")
 

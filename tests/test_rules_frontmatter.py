@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from conftest import codes, only, run_lint
 
-from mnemolint.parse import frontmatter as frontmatter_module
 from mnemolint.kinds.memory import TOPIC
+from mnemolint.options import defaults
+from mnemolint.parse import frontmatter as frontmatter_module
 from mnemolint.parse.document import Document
 from mnemolint.parse.frontmatter import split_and_parse
-from mnemolint.options import defaults
 
 TOPIC_PATH = "memory/topic.md"
 

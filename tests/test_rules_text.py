@@ -8,9 +8,9 @@ import pytest
 from conftest import codes, only, run_lint
 
 from mnemolint.kinds.memory import TOPIC
-from mnemolint.parse.document import Document
 from mnemolint.model import Edit
 from mnemolint.options import defaults
+from mnemolint.parse.document import Document
 from mnemolint.rules.text import invalid_utf8
 
 TOPIC_PATH = "memory/topic.md"

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from conftest import run_cli, write_tree
 
-from mnemolint.fix import writer
 from mnemolint.cli import main
+from mnemolint.fix import writer
 
 MEM = ".claude/projects/p/memory"
 INDEX = f"{MEM}/MEMORY.md"

@@ -25,8 +25,6 @@ _GLOB_KEYS = ("exclude", "extend-exclude", "memory-dirs")
 _LIST_KEYS = ("select", "extend-select", "ignore", *_GLOB_KEYS)
 
 
-
-
 class Settings:
     """The resolved configuration of one run. Paths in globs are relative to `root`."""
 

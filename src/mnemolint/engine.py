@@ -2,8 +2,9 @@
 
 Rules only ever see `Document`, container (a `MemoryDir`) and `Tree` objects, which read and
 parse each file at most once; each rule declares which it reads (`reads=`), and `_Dispatch` sorts
-the active rules by that declaration, so no rule asks what kind of file it was given. A rule that raises is reported on stderr and the run goes on: one bad file (or one
-bug) never costs the findings on every other file.
+the active rules by that declaration, so no rule asks what kind of file it was given. A rule
+that raises is reported on stderr and the run goes on: one bad file (or one bug) never costs
+the findings on every other file.
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from mnemolint.discover.tree import Tree
 from mnemolint.discover.walk import discover
 from mnemolint.kinds import KINDS, kind_of
 from mnemolint.kinds.base import Container, ContainerType, Kind
-from mnemolint.parse.document import Document
 from mnemolint.model import Diagnostic, Hit
+from mnemolint.parse.document import Document
 from mnemolint.parse.textutil import visible
 from mnemolint.rules import RULES, base
 from mnemolint.rules.base import Rule

@@ -13,8 +13,8 @@ import os
 import sys
 from collections.abc import Callable
 
-from mnemolint.parse.document import Document
 from mnemolint.model import Diagnostic
+from mnemolint.parse.document import Document
 
 MIN_DOCUMENTS = 1500  # below this, starting a worker costs more than it saves
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>

@@ -67,11 +67,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _generate_index(directory: str, settings: Settings, write: bool, force: bool) -> int:
-    from mnemolint.fix import generate, writer
     from mnemolint.discover.walk import discover
+    from mnemolint.fix import generate, writer
+    from mnemolint.parse.textutil import dominant_eol
     from mnemolint.report import ReportOptions, display_path
     from mnemolint.report import writer as reporter
-    from mnemolint.parse.textutil import dominant_eol
 
     memdir = next(found for found in discover([directory], settings).containers if found.path == directory)
     existing = memdir.index
@@ -106,8 +106,8 @@ def report(index: Index, memdir: MemoryDir, options: dict) -> list[Diagnostic]:
     """What `mnemolint index` tells besides the index: each topic skipped (under MEM207, which
     says why) and, in one finding, the topics left out for want of room (under MEM105)."""
     from mnemolint.fix.generate import describe_budget
-    from mnemolint.parse.textutil import plural
     from mnemolint.kinds.memory import SKIPPED
+    from mnemolint.parse.textutil import plural
 
     found = [_finding("MEM207", entry.topic.path, SKIPPED.format(problem=entry.problem)) for entry in index.skipped]
     if index.left_out:

@@ -14,9 +14,9 @@ import os
 import sys
 from bisect import bisect_left, insort
 
-from mnemolint.fix import writer
 from mnemolint.config import Settings
 from mnemolint.engine import Result, lint
+from mnemolint.fix import writer
 from mnemolint.model import ERROR, UNSAFE, Diagnostic, Edit, Hit, severity_rank
 
 MAX_ROUNDS = 10  # the rules' fixes settle in two or three; more means fixes that fight
@@ -265,7 +265,7 @@ def unified_diff(changes: dict[str, tuple[str | None, str]]) -> str:
         out += [next(lines, ""), next(lines, "")]  # the `---` and `+++` lines
         for line in lines:
             if line.startswith("@@"):
-                for side, start in zip("-+", line.split()[1:3]):
+                for side, start in zip("-+", line.split()[1:3], strict=False):
                     at[side] = max(int(start[1:].partition(",")[0]) - 1, 0)
             else:
                 sides = "-+" if line[0] == " " else line[0]

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import posixpath
 
-from mnemolint.parse.document import BOM, Document
-from mnemolint.parse.index_lines import classify
 from mnemolint.kinds.memory import TYPES, MemoryDir, unindexable
 from mnemolint.model import Edit
+from mnemolint.parse.document import BOM, Document
+from mnemolint.parse.index_lines import classify
 from mnemolint.parse.textutil import dominant_eol, js_lstrip_count, js_trim, utf16_len, utf16_prefix_index
 
 SEPARATOR = " — "

@@ -69,8 +69,9 @@ def quote(text: str, limit: int = 80) -> str:
 # What a terminal, a log viewer or a CI runner could act on or hide: C0 controls (tab and newline
 # too, since each output line is one record), DEL, C1 controls, the Unicode line and paragraph
 # separators and the bidirectional embeddings, overrides and isolates ("Trojan Source"). Lone
-# surrogates are the bytes of a file name that is not UTF-8, decoded with surrogateescape.
-_INVISIBLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+# surrogates are the bytes of a file name that is not UTF-8, decoded with surrogateescape. Left to
+# `re`'s cache, so that a run with nothing to escape never compiles it.
+_INVISIBLE = "[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
@@ -84,7 +85,7 @@ def visible(text: str, keep: str = "") -> str:
     """
     if text.isprintable():  # the common case, in C
         return text
-    return _INVISIBLE.sub(lambda match: _escape(match.group(), keep), text)
+    return re.sub(_INVISIBLE, lambda match: _escape(match.group(), keep), text)
 
 
 def _escape(char: str, keep: str) -> str:

@@ -18,9 +18,9 @@ from __future__ import annotations
 import sys
 
 from mnemolint.model import ERROR, INFO, WARNING, Diagnostic
+from mnemolint.parse.textutil import visible
 from mnemolint.report import ReportOptions, relative_to, repository_root
 from mnemolint.report.text_format import summary
-from mnemolint.parse.textutil import visible
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:

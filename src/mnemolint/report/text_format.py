@@ -6,8 +6,8 @@ Colour comes from rich, imported only when writing to a terminal that allows col
 from __future__ import annotations
 
 from mnemolint.model import ERROR, INFO, WARNING, Diagnostic
-from mnemolint.report import ReportOptions, display_path
 from mnemolint.parse.textutil import plural
+from mnemolint.report import ReportOptions, display_path
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:

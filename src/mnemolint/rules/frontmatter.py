@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from mnemolint.parse import frontmatter as fm
 from mnemolint.kinds import TAKING_FRONTMATTER, WITH_FRONTMATTER
-from mnemolint.parse.document import Document
 from mnemolint.model import ERROR, WARNING, Hit
 from mnemolint.options import YAML_MAX_DEPTH
+from mnemolint.parse import frontmatter as fm
+from mnemolint.parse.document import Document
 from mnemolint.rules.base import Family, rule
 
 

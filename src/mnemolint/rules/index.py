@@ -10,13 +10,13 @@ import re
 from collections.abc import Callable, Iterator
 from functools import partial
 
-from mnemolint.parse import index_lines as il
-from mnemolint.parse.document import Document
 from mnemolint.kinds.memory import ABSOLUTE, ESCAPES, MEMORY_DIR, MISSING, UNKNOWN, URL, MemoryDir, unindexable
 from mnemolint.model import ERROR, INFO, SAFE, UNSAFE, WARNING, Edit, Fix, Hit
 from mnemolint.options import INT, RATIO, Option
-from mnemolint.rules.base import ON_CONTAINER, ON_MEMBERS, Family, rule
+from mnemolint.parse import index_lines as il
+from mnemolint.parse.document import Document
 from mnemolint.parse.textutil import js_lstrip_count, js_trim, quote, utf16_len, utf16_prefix_index
+from mnemolint.rules.base import ON_CONTAINER, ON_MEMBERS, Family, rule
 
 MAX_LINES = Option("index-max-lines", INT, 200, "lines of `MEMORY.md` the agent loads (seed 000, auto memory 2)")
 MAX_CHARS = Option(

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from mnemolint.parse.document import Document
 from mnemolint.model import ERROR, Hit
 from mnemolint.options import MAX_FILE_BYTES
+from mnemolint.parse.document import Document
 from mnemolint.rules.base import EVERY_FILE, Family, rule
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from mnemolint.kinds import KINDS
-from mnemolint.parse.document import BOM, Document
 from mnemolint.model import ERROR, SAFE, WARNING, Edit, Fix, Hit
-from mnemolint.rules.base import Family, rule
+from mnemolint.parse.document import BOM, Document
 from mnemolint.parse.textutil import dominant_eol
+from mnemolint.rules.base import Family, rule
 
 
 @rule(

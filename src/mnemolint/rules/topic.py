@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from mnemolint.parse import frontmatter as fm
 from mnemolint.kinds.memory import SKIPPED, TOPIC, TYPES, unindexable
-from mnemolint.parse.document import Document
 from mnemolint.model import ERROR, WARNING, Hit
 from mnemolint.options import INT, RATIO, Option
-from mnemolint.rules.base import Family, rule
+from mnemolint.parse import frontmatter as fm
+from mnemolint.parse.document import Document
 from mnemolint.parse.textutil import quote, utf16_len
+from mnemolint.rules.base import Family, rule
 
 MAX_BYTES = Option(
     "topic-max-bytes", INT, 4_096, "UTF-8 bytes of a trimmed topic file, frontmatter included (seed 000, capacity 11)"
@@ -58,8 +58,7 @@ def topic_over_limit(document: Document, options: dict) -> Iterator[Hit]:
     "topic-near-limit",
     WARNING,
     reads=(TOPIC,),
-    summary="A topic file is at {topic-warn-ratio} or more of its {topic-max-bytes}-byte / {topic-max-lines}-line "
-    "cap.",
+    summary="A topic file is at {topic-warn-ratio} or more of its {topic-max-bytes}-byte / {topic-max-lines}-line cap.",
     options=(MAX_BYTES, MAX_LINES, WARN_RATIO),
 )
 def topic_near_limit(document: Document, options: dict) -> Iterator[Hit]:
