@@ -41,10 +41,8 @@ def leftovers(directory: Path) -> list[str]:
 
 def snapshot(directory: Path) -> dict[str, tuple[int, bytes]]:
     """Every entry below `directory`: its mode and, for a file, its bytes."""
-    return {
-        str(p.relative_to(directory)): (p.lstat().st_mode, p.read_bytes() if p.is_file() and not p.is_symlink() else b"")
-        for p in sorted(directory.rglob("*"))
-    }
+    entries = sorted(directory.rglob("*"))
+    return {str(p.relative_to(directory)): (p.lstat().st_mode, p.read_bytes() if p.is_file() else b"") for p in entries}
 
 
 def repository(tmp_path: Path) -> Path:
@@ -277,7 +275,9 @@ def as_other_user(action: Callable[[], str]) -> str:
     return said
 
 
-def test_a_user_never_takes_over_a_file_that_belongs_to_another(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_user_never_takes_over_a_file_that_belongs_to_another(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Not root: a file the rename would give to this user (another's, or another group's) is refused."""
     tmp_path.chmod(0o711)
     memory = tmp_path / "mem"

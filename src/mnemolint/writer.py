@@ -89,7 +89,7 @@ def publish(path: str, text: str, expected: bytes | None, root: str) -> None:
         data = text.encode("utf-8")
     except UnicodeEncodeError:
         name = os.path.basename(path)
-        raise NotWritten(f"the new {name} holds text UTF-8 cannot encode (from a file name that is not UTF-8?)") from None
+        raise NotWritten(f"the new {name} holds text UTF-8 cannot encode (a file name that is not UTF-8?)") from None
     held = _hold_signals()
     try:
         with _reached(path, root) as place:
@@ -203,7 +203,8 @@ def _regular(place: _Place, name: str, status: os.stat_result) -> None:
         return
     kind = _KINDS.get(stat.filemode(status.st_mode)[0], "a special file")
     if name != place.name:
-        raise NotWritten(f"`{name}` is {kind}, not a lock any mnemolint makes: delete it to let --fix write {place.name}")
+        what = f"`{name}` is {kind}, not a lock any mnemolint makes"
+        raise NotWritten(f"{what}: delete it to let --fix write {place.name}")
     if stat.S_ISLNK(status.st_mode):
         raise NotWritten(_link(place.path))
     raise NotWritten(f"{name} is {kind}, not a regular file, and mnemolint writes only those")
