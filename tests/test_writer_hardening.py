@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 from conftest import run_cli, write_tree
 
-from mnemolint import writer
 from mnemolint.cli import main
+from mnemolint.fix import writer
 
 MEM = ".claude/projects/p/memory"
 INDEX = f"{MEM}/MEMORY.md"
@@ -120,9 +120,7 @@ def swap_for_link(directory: Path, target: Path) -> Path:
 
 
 @pytest.mark.parametrize("step", STEPS)
-def test_a_memory_dir_swapped_for_a_link_at_any_step_writes_nothing_outside(
-    tmp_path: Path, between, step: str
-) -> None:
+def test_a_memory_dir_swapped_for_a_link_at_any_step_writes_nothing_outside(tmp_path: Path, between, step: str) -> None:
     root = repository(tmp_path)
     outside = write_tree(tmp_path / "outside", {"MEMORY.md": BROKEN})
     before = snapshot(outside)
@@ -313,7 +311,7 @@ def test_text_that_utf8_cannot_encode_is_refused_and_nothing_is_left(tmp_path: P
 
 SIGNALLED = """
 import os, signal, sys
-from mnemolint import writer
+from mnemolint.fix import writer
 from mnemolint.cli import main
 
 def hook(name):

@@ -338,9 +338,7 @@ def _replace(place: _Place, data: bytes, expected: bytes | None) -> None:
     try:
         # Private until done: a replacement gets the target's mode only once written.
         mode = 0o666 if first is None else 0o600
-        descriptor = os.open(
-            temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, mode, dir_fd=place.directory
-        )
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, mode, dir_fd=place.directory)
         try:
             _step("created")
             _write_all(descriptor, data)
