@@ -546,3 +546,33 @@ def test_rule_prints_its_page(code: str) -> None:
 
 def test_rule_unknown_code_is_a_usage_error() -> None:
     assert_usage_error(run_cli("rule", "NOPE"), "NOPE")
+
+
+CTRL_C_AT_EXIT = """
+import io, sys
+from mnemolint import cli
+
+class Interrupted(io.TextIOWrapper):
+    '''Standard output where Ctrl-C lands on the first flush after the command is done.'''
+    done = False
+    def flush(self):
+        if Interrupted.done:
+            raise KeyboardInterrupt
+        super().flush()
+
+def run_then_interrupt():
+    code = real_main()
+    Interrupted.done = True
+    return code
+
+real_main, cli.main = cli.main, run_then_interrupt
+sys.stdout = Interrupted(io.BytesIO())
+sys.argv = ["mnemolint", "rules"]
+cli.entry()
+"""
+
+
+def test_ctrl_c_during_the_last_flush_exits_130_without_a_traceback(tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, "-c", CTRL_C_AT_EXIT], capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 130
+    assert "Traceback" not in result.stderr

@@ -140,4 +140,6 @@ def entry() -> None:
             stream.flush()
         except (OSError, ValueError, AttributeError):  # the reader went away, main closed it, or it was closed
             pass
+        except KeyboardInterrupt:  # Ctrl-C after the work was done: exit as interrupted, no traceback
+            code = 130
     os._exit(code)
