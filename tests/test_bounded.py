@@ -88,7 +88,7 @@ def test_the_directive_scanner_accepts_exactly_what_the_old_pattern_did(line: st
     ("line", "expected"),
     [
         ("<!-- mnemolint-disable MEM103, MEM104 -->", [("disable", ["MEM103", "MEM104"])]),
-        ("<!--mnemolint-enable-->", [("enable", ["*"])]),
+        ("<!--mnemolint-enable-->", [("enable", ["ALL"])]),
         ("<!-- mnemolint-disable-next-linex -->", [("disable", ["-next-linex"])]),
         ("<!-- mnemolint-disable-file->", []),
         ("<!-- mnemolint-disable a > <!-- mnemolint-enable b -->", [("enable", ["b"])]),
@@ -122,7 +122,7 @@ def test_redos1_a_directive_then_200_kb_of_spaces_is_checked_at_once(tmp_path: P
 # --- suppression comments: the lookup -------------------------------------------------------------
 
 CODES = ["MEM103", "MEM104", "MEM2", "TXT001"]
-SELECTORS = ["", "MEM103", "MEM104", "MEM1", "MEM", "*", "MEM103,MEM104"]
+SELECTORS = ["", "MEM103", "MEM104", "MEM1", "MEM", "ALL", "MEM103,MEM104"]
 ACTIONS = ["disable", "enable", "disable-next-line", "disable-file"]
 directive = st.tuples(st.sampled_from(ACTIONS), st.sampled_from(SELECTORS)).map(
     lambda pair: f"<!-- mnemolint-{pair[0]} {pair[1]} -->"
@@ -146,9 +146,9 @@ def covered_by_replay(lines: list[str], code: str, line: int | None) -> bool:
                 open_now.update(selectors)
                 covered.update((selector, number) for selector in selectors)
             else:
-                open_now -= set(open_now if selectors == ["*"] else selectors)
+                open_now -= set(open_now if selectors == ["ALL"] else selectors)
     named = file_wide | {selector for selector, _ in covered}
-    matching = {selector for selector in named if selector == "*" or code.startswith(selector)}
+    matching = {selector for selector in named if selector == "ALL" or code.startswith(selector)}
     if matching & file_wide:
         return True
     return line is not None and any((selector, line) in covered for selector in matching)

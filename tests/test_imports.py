@@ -33,8 +33,19 @@ def _graph() -> dict[str, set[str]]:
                 ]
             else:
                 continue
-            graph[name].update(target for target in targets if target in modules and target != name)
+            for target in targets:
+                if target in modules and target != name:
+                    graph[name].add(target)
+                    graph[name].update(_packages_run_by(target, name, modules))
     return graph
+
+
+def _packages_run_by(target: str, importer: str, modules: dict[str, Path]) -> set[str]:
+    """Importing `a.b.c` first runs the `__init__` of `a` and `a.b`, unless the importer is inside
+    them (then they are running already): `mnemolint` itself excepted, which imports nothing."""
+    parts = target.split(".")
+    packages = {".".join(parts[:end]) for end in range(2, len(parts))}
+    return {package for package in packages if package in modules and not (importer + ".").startswith(package + ".")}
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -72,10 +83,12 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-def test_the_graph_sees_lazy_and_type_only_imports() -> None:
+def test_the_graph_sees_lazy_and_type_only_imports_and_the_packages_they_run() -> None:
     graph = _graph()
     assert "mnemolint.engine" in graph["mnemolint.fix.fixer"]
     assert "mnemolint.cli" in graph["mnemolint.__main__"]
+    assert "mnemolint.kinds" in graph["mnemolint.parse.document"]  # a type-only import of kinds.base
+    assert "mnemolint.rules" not in graph["mnemolint.rules.index"]  # inside it: already running
 
 
 def test_cycles_are_found() -> None:

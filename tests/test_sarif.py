@@ -238,3 +238,14 @@ def test_documented_example_is_real_output(example: Path) -> None:
     assert shown_run["tool"] == real_run["tool"]
     assert {**rule, "help": None} == {**real_rules[rule["id"]], "help": None}
     assert all(result in real_run["results"] for result in shown_run["results"])
+
+
+def test_rule_descriptions_state_the_thresholds_in_force(tree) -> None:
+    root = tree({".mnemolint.toml": "index-max-lines = 3\n", "mem/MEMORY.md": "# M\n"})
+    result = run_cli("check", "--output-format", "sarif", "--exit-zero", ".", cwd=root)
+    rules = {rule["id"]: rule for rule in json.loads(result.stdout)["runs"][0]["tool"]["driver"]["rules"]}
+    assert rules["MEM101"]["shortDescription"]["text"].startswith("MEMORY.md is over 3 lines or 25,000 characters")
+    default = sarif([], "/")["runs"][0]["tool"]["driver"]["rules"]
+    assert next(rule for rule in default if rule["id"] == "MEM101")["shortDescription"]["text"].startswith(
+        "MEMORY.md is over 200 lines"
+    )

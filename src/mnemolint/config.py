@@ -13,6 +13,7 @@ import os
 from mnemolint.errors import ConfigError
 from mnemolint.model import SEVERITIES
 from mnemolint.options import defaults
+from mnemolint.paths import upwards
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -70,15 +71,12 @@ def find_config(start: str) -> str | None:
     directory = os.path.abspath(start)
     if not os.path.isdir(directory):
         directory = os.path.dirname(directory)
-    while True:
+    for current in upwards(directory):
         for name in CONFIG_NAMES:
-            candidate = os.path.join(directory, name)
+            candidate = os.path.join(current, name)
             if os.path.isfile(candidate) and (name != "pyproject.toml" or _has_tool_table(candidate)):
                 return candidate
-        parent = os.path.dirname(directory)
-        if parent == directory:
-            return None
-        directory = parent
+    return None
 
 
 def _has_tool_table(pyproject: str) -> bool:

@@ -17,8 +17,8 @@ from mnemolint import parallel
 from mnemolint.config import Settings, glob_flags
 from mnemolint.discover.tree import Tree
 from mnemolint.discover.walk import discover
-from mnemolint.kinds import KINDS, kind_of
 from mnemolint.kinds.base import Container, ContainerType, Kind
+from mnemolint.kinds.registry import kind_of
 from mnemolint.model import Diagnostic, Hit
 from mnemolint.parse.document import Document
 from mnemolint.parse.textutil import visible
@@ -66,18 +66,32 @@ class _Dispatch:
     read, which only `EVERY_FILE` rules see), per container type, and the tree."""
 
     def __init__(self, rules: list[Rule]) -> None:
-        self.per_kind: dict[Kind | None, list[Rule]] = {kind: [] for kind in (*KINDS, None)}
         self.per_container: dict[ContainerType, list[Rule]] = {}
         self.tree: list[Rule] = []
+        self._per_document: list[Rule] = []
         for rule in rules:
-            reads = rule.reads
-            if reads == base.TREE:
+            if rule.reads == base.TREE:
                 self.tree.append(rule)
-            elif isinstance(reads, ContainerType):
-                self.per_container.setdefault(reads, []).append(rule)
+            elif isinstance(rule.reads, ContainerType):
+                self.per_container.setdefault(rule.reads, []).append(rule)
             else:
-                for kind in self.per_kind if reads == base.EVERY_FILE else reads:
-                    self.per_kind[kind].append(rule)
+                self._per_document.append(rule)
+        self._per_kind: dict[Kind | None, list[Rule]] = {}
+
+    def for_kind(self, kind: Kind | None) -> list[Rule]:
+        """The rules that read documents of `kind`, in registry order (worked out once per kind)."""
+        found = self._per_kind.get(kind)
+        if found is None:
+            found = self._per_kind[kind] = [rule for rule in self._per_document if _reads(rule, kind)]
+        return found
+
+
+def _reads(rule: Rule, kind: Kind | None) -> bool:
+    if rule.reads == base.EVERY_FILE:
+        return True
+    if kind is None:  # a path the walk could not read
+        return False
+    return rule.reads == base.EVERY_KIND or (isinstance(rule.reads, tuple) and kind in rule.reads)
 
 
 def lint(paths: list[str], settings: Settings, fixed: dict[str, str] | None = None) -> Result:
@@ -88,7 +102,7 @@ def lint(paths: list[str], settings: Settings, fixed: dict[str, str] | None = No
     if fixed:
         _use_fixed_text(tree, fixed, settings.options)
     options = settings.options
-    per_kind = dispatch.per_kind
+    for_kind = dispatch.for_kind
 
     def check(documents: list[Document]) -> parallel.Checked:
         """Per-file rules over `documents`: the hot loop of a large run, so `_run` is inlined."""
@@ -96,7 +110,7 @@ def lint(paths: list[str], settings: Settings, fixed: dict[str, str] | None = No
         errors: list[str] = []
         for document in documents:
             path = document.path
-            for rule in per_kind[document.kind]:
+            for rule in for_kind(document.kind):
                 try:
                     for hit in rule.check(document, options):
                         findings.append(Diagnostic(rule.code, rule.name, rule.severity, path, hit))
@@ -154,7 +168,7 @@ def _use_fixed_text(tree: Tree, fixed: dict[str, str], options: dict) -> None:
 
 
 def _run(rule: Rule, target: object, default_path: str, options: dict, errors: list[str]) -> list[Diagnostic]:
-    """A memory-dir or tree rule's findings: those it made before a bug stopped it are kept."""
+    """A container or tree rule's findings: those it made before a bug stopped it are kept."""
     found: list[Diagnostic] = []
     try:
         hits: Iterable[Hit] = rule.check(target, options)

@@ -2,8 +2,8 @@
 
 Per-file rules (reading, decoding, YAML) are nearly all the cost of a large run and independent
 per file, so a forked child takes nearly half of the files and sends back its findings plus
-their suppression comments, which spares the parent from reading them again. Memory-dir rules
-then run in the parent as usual. Below
+their suppression comments, which spares the parent from reading them again. Container and tree
+rules then run in the parent as usual. Below
 `MIN_DOCUMENTS`, or without `fork` (Windows, macOS), or on one core, everything stays in-process.
 """
 

@@ -74,7 +74,11 @@ def run(args: argparse.Namespace) -> int:
         write_statistics(diagnostics, out, args.output_format == "json")
     else:
         options = ReportOptions(
-            color=_use_color(args, out), quiet=args.quiet, files=files, successful=not result.errors
+            color=_use_color(args, out),
+            quiet=args.quiet,
+            files=files,
+            successful=not result.errors,
+            settings=settings.options,
         )
         writer(args.output_format)(diagnostics, out, options)
     if fixed is not None and not args.quiet:
@@ -119,20 +123,17 @@ def _count_linted(result: Result, diagnostics: list[Diagnostic], paths: list[str
     "No Python files found"; the exit code stays 0, since pre-commit passes every changed file."""
     files = sum(1 for document in result.tree.documents if result.tree.in_focus(document.path))
     if not files and not diagnostics and not quiet:
-        from mnemolint.parse.textutil import plural
+        from mnemolint.kinds.registry import CONTAINERS
+        from mnemolint.parse.textutil import plural, visible
 
         given = list(dict.fromkeys(paths))
         reasons = [
-            f"no memory file in {path}"
+            f"no memory file in {visible(path)}"
             if os.path.isdir(path) and not os.path.islink(path)
-            else f"{path} is not a memory file"
+            else f"{visible(path)} is not a memory file"
             for path in given[:3]
         ]
         more = f" (and {plural(len(given) - 3, 'more path')})" if len(given) > 3 else ""
-        print(
-            f"mnemolint: warning: nothing was linted: {'; '.join(reasons)}{more}. A memory dir holds MEMORY.md, is "
-            "a `memory/` directory under `.claude/projects/*/` or `.wave/projects/*/`, or matches `memory-dirs`; "
-            "its topics are its other .md files except README.md, AGENTS.md and CLAUDE.md.",
-            file=sys.stderr,
-        )
+        what = " ".join(container.about for container in CONTAINERS)
+        print(f"mnemolint: warning: nothing was linted: {'; '.join(reasons)}{more}. {what}", file=sys.stderr)
     return files

@@ -69,11 +69,15 @@ def run(args: argparse.Namespace) -> int:
 def _generate_index(directory: str, settings: Settings, write: bool, force: bool) -> int:
     from mnemolint.discover.walk import discover
     from mnemolint.fix import generate, writer
-    from mnemolint.parse.textutil import dominant_eol
+    from mnemolint.kinds.memory import MemoryDir
+    from mnemolint.parse.textutil import dominant_eol, visible
     from mnemolint.report import ReportOptions, display_path
     from mnemolint.report import writer as reporter
 
-    memdir = next(found for found in discover([directory], settings).containers if found.path == directory)
+    found = discover([directory], settings).containers
+    memdir = next((each for each in found if isinstance(each, MemoryDir) and each.path == directory), None)
+    if memdir is None:  # excluded by the configuration, say
+        raise ConfigError(f"{visible(directory)} is not a memory dir mnemolint lints (is it excluded?)")
     existing = memdir.index
     readable = existing is not None and existing.text is not None and not existing.decode_error
     eol = dominant_eol(existing.lines) if existing is not None and readable else "\n"

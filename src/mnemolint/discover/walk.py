@@ -19,8 +19,8 @@ import stat
 from mnemolint.config import Settings
 from mnemolint.discover.tree import LinkRecord, Tree
 from mnemolint.errors import ConfigError
-from mnemolint.kinds import CONTAINERS, kind_of
 from mnemolint.kinds.base import Container, ContainerType
+from mnemolint.kinds.registry import CONTAINERS, kind_of
 from mnemolint.parse.document import Document
 from mnemolint.paths import inside, upwards
 
@@ -185,6 +185,16 @@ class _Walk:
             self.container_paths.setdefault(directory, container)
             self.unfollowed_marker[directory] = reason
 
+    def add_given(self, path: str) -> None:
+        """A file named on the command line outside every container, unless excluded or not a
+        regular file (a symlink is judged where it stands, and never read through)."""
+        try:
+            regular = stat.S_ISREG(os.lstat(path).st_mode)
+        except OSError:  # gone since it was named: nothing to lint
+            return
+        if regular and os.path.basename(path) not in DEFAULT_EXCLUDES and not self._exclude.matches(path):
+            self._add_file(path)
+
     def _add_file(self, path: str) -> None:
         directory, name = os.path.split(path)
         self.files.setdefault(directory, []).append(name)
@@ -194,7 +204,7 @@ class _Walk:
 
 
 class _Pending:
-    """Directories still to walk, as (path, device-and-inode lineage, memory dir above): the real
+    """Directories still to walk, as (path, device-and-inode lineage, container above): the real
     ones first, depth first; then those reached through a link, by path."""
 
     __slots__ = ("real", "linked")
@@ -264,8 +274,10 @@ def discover(paths: list[str], settings: Settings) -> Tree:
         else:
             explicit_files.append(path)
             context = walk.enclosing_container(os.path.dirname(path))
-            if context:  # else it is in no container: nothing to walk
+            if context:  # its container is walked, for the context its rules need
                 walk.walk(context, context)
+            else:  # a file in no container: the kinds that need none may still claim it
+                walk.add_given(path)
     tree = Tree(os.path.commonpath(roots) if roots else os.getcwd())
     tree.links = walk.links
     _build(tree, walk, settings)

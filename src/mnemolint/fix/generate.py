@@ -2,10 +2,11 @@
 
 One line per topic, `- [Title](path.md) — <description>`: the title is the frontmatter `name`
 (else the file's stem), the description its folded value with whitespace collapsed, the whole
-line at most 150 UTF-16 units. Every line is read back with mnemolint's own index reader before
-it is used: a line the linter did not see as a link to its topic would be added again on every
-run. A generated index, and the lines added to an existing one, keep to one budget: 140 lines /
-17,500 characters of the trimmed text, counted as the agent's loader counts.
+line at most `index-line-max-chars` UTF-16 units. Every line is read back with mnemolint's own
+index reader before it is used: a line the linter did not see as a link to its topic would be
+added again on every run. A generated index, and the lines added to an existing one, keep to one
+budget (`index-target-lines` / `index-target-chars` of the trimmed text, counted as the agent's
+loader counts).
 
 Imported only when fixes are applied or `mnemolint index` runs, never by a plain `check`.
 """

@@ -1,25 +1,2 @@
-"""The kind registry: every container type and every kind of file mnemolint lints, in one place.
-
-Discovery asks `CONTAINERS` which directories are containers and `kind_of` what each file is;
-a file no kind claims is not linted. Adding a kind is one module here (its `Kind`, and its
-`ContainerType` when it has a new one) plus one entry below; see docs/architecture.md.
-"""
-
-from __future__ import annotations
-
-from mnemolint.kinds import memory
-from mnemolint.kinds.base import ContainerType, Kind
-
-CONTAINERS: tuple[ContainerType, ...] = (memory.MEMORY_DIR,)
-KINDS: tuple[Kind, ...] = (memory.INDEX, memory.TOPIC)
-WITH_FRONTMATTER = tuple(kind for kind in KINDS if kind.frontmatter)
-TAKING_FRONTMATTER = tuple(kind for kind in KINDS if kind.frontmatter_fields)
-
-
-def kind_of(rel: str, container_type: ContainerType | None) -> Kind | None:
-    """The kind of a file at `rel` (POSIX, relative to its container, or to the root when it is in
-    none), or None when no kind claims it. The first kind in `KINDS` that matches wins."""
-    for kind in KINDS:
-        if kind.container is container_type and kind.matches(rel):
-            return kind
-    return None
+"""Kinds of file mnemolint lints, and the containers that give files their kind: `base` (what a
+kind and a container are), one module per family of kinds (`memory`), `registry` (all of them)."""

@@ -5,7 +5,7 @@ A container is a directory that gives the files below it their meaning: a memory
 its path relative to its container, or to the linted root when the kind has no container), how
 it is read (frontmatter, suppression comments) and which agent reads it (a reader profile).
 
-Discovery asks the registry (`kinds/__init__.py`) what each directory and each file is; rules
+Discovery asks the registry (`kinds/registry.py`) what each directory and each file is; rules
 declare the kinds, the container or the tree they read, and the engine dispatches from that.
 Nothing here imports the rest of mnemolint: every other layer may depend on it.
 """
@@ -49,9 +49,11 @@ class Container:
 class ContainerType:
     """A kind of container. A directory is one when it holds `marker` (a file name), when
     `located(directory)` says so (by where it is), or when it matches a glob of the `setting`
-    list of the configuration. `make(path)` builds the container object."""
+    list of the configuration. `make(path)` builds the container object. `about` says in a
+    sentence what the container is and which files in it are linted (a run that lints nothing
+    says it)."""
 
-    __slots__ = ("name", "marker", "setting", "located", "make")
+    __slots__ = ("name", "marker", "setting", "located", "make", "about")
 
     def __init__(
         self,
@@ -61,12 +63,14 @@ class ContainerType:
         setting: str | None,
         located: Callable[[str], bool],
         make: Callable[[str], Container],
+        about: str,
     ) -> None:
         self.name = name
         self.marker = marker
         self.setting = setting
         self.located = located
         self.make = make
+        self.about = about
 
     def __repr__(self) -> str:
         return f"<ContainerType {self.name}>"

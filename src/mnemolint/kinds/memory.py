@@ -18,7 +18,7 @@ from mnemolint.parse.textutil import undecodable
 from mnemolint.readers import AGENT_HOMES, CLAUDE, WAVE, Reader
 
 INDEX_NAME = "MEMORY.md"
-NOT_TOPICS = frozenset({"README.md", "AGENTS.md", "CLAUDE.md"})  # instruction files beside the topics
+NOT_TOPICS = ("README.md", "AGENTS.md", "CLAUDE.md")  # instruction files beside the topics
 TYPES = ("user", "feedback", "project", "reference")  # the four memory types, in index generation order
 
 URL = "a URL"
@@ -250,7 +250,18 @@ def _reader(document: Document) -> Reader:
     return container.reader if isinstance(container, MemoryDir) else CLAUDE
 
 
-MEMORY_DIR = ContainerType("memory dir", marker=INDEX_NAME, setting="memory-dirs", located=_located, make=MemoryDir)
+MEMORY_DIR = ContainerType(
+    "memory dir",
+    marker=INDEX_NAME,
+    setting="memory-dirs",
+    located=_located,
+    make=MemoryDir,
+    about=f"A memory dir holds {INDEX_NAME}, is a `memory/` directory under "
+    + " or ".join(f"`{home}/projects/*/`" for home in sorted(AGENT_HOMES))
+    + ", or matches `memory-dirs`; its topics are its other .md files except "
+    + ", ".join(NOT_TOPICS[:-1])
+    + f" and {NOT_TOPICS[-1]}.",
+)
 INDEX = Kind(
     "memory index",
     container=MEMORY_DIR,

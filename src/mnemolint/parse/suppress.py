@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import re
 
+from mnemolint.selection import ALL
+
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-ALL = "*"
 # The comment's start up to its action; `\b`, so `disable-next-linex` is `disable` with codes.
 _DIRECTIVE = re.compile(r"<!--\s*mnemolint-(disable-next-line|disable-file|disable|enable)\b")
 
@@ -37,7 +38,7 @@ class Suppressions:
         self.next_line: dict[int, set[str]] = {}
 
     def covers(self, code: str, line: int | None) -> bool:
-        # The only selectors that can match: every code, and each prefix of this one.
+        # The only selectors that can match (`selection.matches`): ALL, and each prefix of this code.
         selectors = [ALL] + [code[:end] for end in range(1, len(code) + 1)]
         if not self.file.isdisjoint(selectors):
             return True

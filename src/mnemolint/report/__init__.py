@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from mnemolint.model import Diagnostic
 from mnemolint.parse.textutil import visible
+from mnemolint.paths import inside, upwards
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -27,23 +28,32 @@ FORMATS = ("text", "json", "sarif", "github")
 
 
 class ReportOptions:
-    """`successful` is False when a rule failed with an internal error (SARIF's executionSuccessful)."""
+    """`successful` is False when a rule failed with an internal error (SARIF's executionSuccessful);
+    `settings` are the options in force, which the rule descriptions state (empty: the defaults)."""
 
-    __slots__ = ("color", "quiet", "files", "successful")
+    __slots__ = ("color", "quiet", "files", "successful", "settings")
 
-    def __init__(self, color: bool = False, quiet: bool = False, files: int = 0, successful: bool = True) -> None:
+    def __init__(
+        self,
+        color: bool = False,
+        quiet: bool = False,
+        files: int = 0,
+        successful: bool = True,
+        settings: dict | None = None,
+    ) -> None:
         self.color = color
         self.quiet = quiet
         self.files = files
         self.successful = successful
+        self.settings = settings or {}
 
 
 def display_path(path: str) -> str:
     """Relative to the current directory, with `/` separators and control characters escaped, as
     every format but SARIF shows paths."""
     cwd = os.getcwd()
-    if path.startswith(cwd) and path[len(cwd) : len(cwd) + 1] == os.sep:
-        rel = path[len(cwd) + 1 :]
+    if inside(path, cwd) and path != cwd:
+        rel = path[len(cwd.rstrip(os.sep)) + 1 :]
     else:
         try:
             rel = os.path.relpath(path, cwd)
@@ -69,13 +79,8 @@ def repository_root() -> str:
     Code scanning and GitHub annotations resolve paths against the repository root, so the SARIF
     and github formats report paths from there, wherever in the repository mnemolint ran.
     """
-    cwd = directory = os.getcwd()
-    while not os.path.exists(os.path.join(directory, ".git")):
-        parent = os.path.dirname(directory)
-        if parent == directory:
-            return cwd
-        directory = parent
-    return directory
+    cwd = os.getcwd()
+    return next((directory for directory in upwards(cwd) if os.path.exists(os.path.join(directory, ".git"))), cwd)
 
 
 def relative_to(path: str, root: str) -> str | None:

@@ -5,7 +5,7 @@
 relative to the repository root, as GitHub resolves them. Escaping follows the runner's rules
 (`escapeData` and `escapeProperty` in actions/toolkit): `%`, CR and LF in the message;
 additionally `:` and `,` in properties, which delimit them. Messages and paths arrive with their
-control characters already escaped (`\\n`, `\\x1b`: see `reporters.shown`), so no line of the log
+control characters already escaped (`\\n`, `\\x1b`: see `report.shown`), so no line of the log
 can be made to start a command of its own.
 
 Standard output holds workflow commands only, as in ruff's `github` format: the summary line goes

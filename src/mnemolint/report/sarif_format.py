@@ -36,14 +36,15 @@ PROBLEM_SEVERITY = {ERROR: "error", WARNING: "warning", INFO: "recommendation"}
 
 
 def write(diagnostics: list[Diagnostic], out: TextIO, options: ReportOptions) -> None:
-    document = sarif(diagnostics, repository_root(), options.successful)
+    document = sarif(diagnostics, repository_root(), options.successful, options.settings)
     json.dump(document, out, indent=2, ensure_ascii=not unicode_out(out))
     out.write("\n")
 
 
-def sarif(diagnostics: list[Diagnostic], root: str, successful: bool = True) -> dict:
+def sarif(diagnostics: list[Diagnostic], root: str, successful: bool = True, settings: dict | None = None) -> dict:
     """The whole log; paths below `root` are relative to it (`%SRCROOT%`). `successful` is False
-    when a rule failed with an internal error, so its findings may be incomplete."""
+    when a rule failed with an internal error, so its findings may be incomplete; `settings`, the
+    options in force, are the thresholds the rule descriptions state."""
     rule_index = {rule.code: index for index, rule in enumerate(RULES)}
     fingerprints = _Fingerprints()
     run = {
@@ -52,7 +53,7 @@ def sarif(diagnostics: list[Diagnostic], root: str, successful: bool = True) -> 
                 "name": "mnemolint",
                 "semanticVersion": __version__,
                 "informationUri": REPOSITORY,
-                "rules": [descriptor(rule) for rule in RULES],
+                "rules": [descriptor(rule, settings or {}) for rule in RULES],
             }
         },
         "automationDetails": {"id": "mnemolint/"},  # category "mnemolint"; upload-sarif's `category` overrides it
@@ -71,8 +72,9 @@ def sarif(diagnostics: list[Diagnostic], root: str, successful: bool = True) -> 
     return {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
 
 
-def descriptor(rule: Rule) -> dict:
+def descriptor(rule: Rule, settings: dict) -> dict:
     """A rule's `reportingDescriptor`, its texts from its catalogue page (the summary if the page is missing)."""
+    summary = rule.describe(settings)
     text = page(rule.code)
     parts = sections(text) if text else {}
     finds = _paragraphs(parts.get("What it finds", ""))
@@ -91,11 +93,11 @@ def descriptor(rule: Rule) -> dict:
     return {
         "id": rule.code,
         "name": rule.name,
-        "shortDescription": {"text": clip([rule.summary])},
-        "fullDescription": {"text": clip(finds or [rule.summary])},
+        "shortDescription": {"text": clip([summary])},
+        "fullDescription": {"text": clip(finds or [summary])},
         "help": {
-            "text": help_text or f"{rule.summary} See {rule_url(rule.code)}",
-            "markdown": body(text).strip() if text else f"{rule.summary} See [{rule.code}]({rule_url(rule.code)}).",
+            "text": help_text or f"{summary} See {rule_url(rule.code)}",
+            "markdown": body(text).strip() if text else f"{summary} See [{rule.code}]({rule_url(rule.code)}).",
         },
         "helpUri": rule_url(rule.code),
         "defaultConfiguration": {"level": LEVEL[rule.severity]},

@@ -20,9 +20,11 @@ if TYPE_CHECKING:
 
 # What a rule reads (`reads=`), and so what its check function is called with:
 #   a tuple of kinds         each document of those kinds: check(document, options)
+#   EVERY_KIND               each document of any kind (text hygiene reads them all)
 #   EVERY_FILE               every document, and every path the walk could not read
 #   a container type         each container of that type: check(container, options)
 #   TREE                     the whole discovery result, once: check(tree, options)
+EVERY_KIND = "every kind"
 EVERY_FILE = "every file"
 TREE = "tree"
 

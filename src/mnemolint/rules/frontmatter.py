@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from mnemolint.kinds import TAKING_FRONTMATTER, WITH_FRONTMATTER
+from mnemolint.kinds.registry import TAKING_FRONTMATTER, WITH_FRONTMATTER
 from mnemolint.model import ERROR, WARNING, Hit
 from mnemolint.options import YAML_MAX_DEPTH
 from mnemolint.parse import frontmatter as fm

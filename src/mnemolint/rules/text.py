@@ -4,18 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from mnemolint.kinds import KINDS
 from mnemolint.model import ERROR, SAFE, WARNING, Edit, Fix, Hit
 from mnemolint.parse.document import BOM, Document
 from mnemolint.parse.textutil import dominant_eol
-from mnemolint.rules.base import Family, rule
+from mnemolint.rules.base import EVERY_KIND, Family, rule
 
 
 @rule(
     "TXT001",
     "utf8-bom",
     WARNING,
-    reads=KINDS,
+    reads=EVERY_KIND,
     summary="The file starts with a UTF-8 byte-order mark.",
     fix=SAFE,
 )
@@ -43,7 +42,7 @@ def utf8_bom(document: Document, options: dict) -> Iterator[Hit]:
     "TXT002",
     "invalid-utf8",
     ERROR,
-    reads=KINDS,
+    reads=EVERY_KIND,
     summary="The file is not UTF-8 text: an invalid byte sequence or binary (NUL) content.",
 )
 def invalid_utf8(document: Document, options: dict) -> Iterator[Hit]:
@@ -66,7 +65,7 @@ def invalid_utf8(document: Document, options: dict) -> Iterator[Hit]:
     "TXT003",
     "mixed-line-endings",
     WARNING,
-    reads=KINDS,
+    reads=EVERY_KIND,
     summary="The file mixes CRLF and LF line endings.",
     fix=SAFE,
 )

@@ -23,6 +23,7 @@ DESCRIPTION_MAX = Option(
 DESCRIPTION_TARGET = Option(
     "description-target-chars", INT, 150, "what a too-long description should be compressed to (seed 000, capacity 12)"
 )
+_ONE_OF_TYPES = f"{', '.join(TYPES[:-1])} or {TYPES[-1]}"
 _ONE_THING = "One file, one thing: summarise instead of appending, and split different things into their own files."
 
 
@@ -171,7 +172,7 @@ def topic_missing_field(document: Document, options: dict) -> Iterator[Hit]:
     "topic-invalid-type",
     WARNING,
     reads=(TOPIC,),
-    summary="A topic's `type` is not one of user, feedback, project, reference.",
+    summary=f"A topic's `type` is not one of {', '.join(TYPES)}.",
 )
 def topic_invalid_type(document: Document, options: dict) -> Iterator[Hit]:
     front = _readable_frontmatter(document)
@@ -185,8 +186,7 @@ def topic_invalid_type(document: Document, options: dict) -> Iterator[Hit]:
     shown = quote(value) if isinstance(value, str) else type(value).__name__
     line = front.key_line("metadata" if under_metadata else "type") or 1
     yield Hit(
-        f"`type: {shown}` is not a memory type: the agent files memories under user, feedback, project "
-        "or reference only.",
+        f"`type: {shown}` is not a memory type: the agent files memories under {_ONE_OF_TYPES} only.",
         line=line,
     )
 
