@@ -122,3 +122,20 @@ def test_settings_from_args_applies_the_selection_over_the_config(tmp_path: Path
     settings = settings_from_args(given, str(tmp_path))
     assert (settings.select, settings.extend_select, settings.ignore) == (["FM"], ["TXT"], ["MEM101", "FM004"])
     assert settings.fail_level == "error"
+
+
+def test_a_command_line_loads_only_the_command_it_names(tmp_path: Path) -> None:
+    """Start-up on every commit: `check` builds its own arguments only; `--help` and a typo see all."""
+    script = (
+        "import sys\nfrom mnemolint.cli import build_parser\n"
+        "build_parser(sys.argv[1:])\n"
+        "print(sorted(name for name in sys.modules if name.startswith('mnemolint.commands.')))\n"
+    )
+
+    def loaded(*words: str) -> str:
+        process = subprocess.run([sys.executable, "-c", script, *words], capture_output=True, text=True, timeout=60)
+        return process.stdout.strip()
+
+    assert loaded("check", "-q", ".") == "['mnemolint.commands.check', 'mnemolint.commands.common']"
+    everything = str(sorted(f"mnemolint.commands.{name}" for name in (*commands.MODULES, "common")))
+    assert loaded("--help") == loaded("chek") == loaded() == everything

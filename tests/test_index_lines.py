@@ -10,6 +10,8 @@ from __future__ import annotations
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mnemolint.parse import index_lines as il
 from mnemolint.parse.index_lines import classify, find_links, load_cut
@@ -308,3 +310,16 @@ def test_classify_keeps_crlf_out_of_the_text() -> None:
 def test_summary_is_the_text_after_the_link(text: str, summary: str) -> None:
     (line,) = classify([text], 0)
     assert line.summary() == summary
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(alphabet=st.sampled_from("a—é\u00a0\U0001f600\U00010000\ud800\udcff\uffff"), max_size=40),
+    st.integers(0, 50),
+)
+def test_utf16_counts_are_javascripts(text: str, units: int) -> None:
+    """`string.length` counts an astral character twice and a lone surrogate once."""
+    widths = [2 if ord(char) > 0xFFFF else 1 for char in text]
+    assert utf16_len(text) == sum(widths)
+    fits = next((index for index in range(len(text)) if sum(widths[: index + 1]) > units), len(text))
+    assert utf16_prefix_index(text, units) == fits

@@ -37,16 +37,19 @@ class _Formatter(argparse.HelpFormatter):
         super().__init__(prog, width=max(width - 2, 40))
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """One subparser per registered command, which adds its own arguments and is run by `main`."""
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """One subparser per registered command, which adds its own arguments and is run by `main`;
+    given the command line, only the command it names (the first word that is not an option)."""
     from mnemolint import commands
+
+    named = next((word for word in argv or () if not word.startswith("-")), None)
 
     parser = _Parser(
         prog="mnemolint", description="Lint and fix AI-agent memory repositories.", formatter_class=_Formatter
     )
     parser.add_argument("--version", action="version", version=f"mnemolint {__version__}")
     subparsers = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND", prog="mnemolint")
-    for command in commands.load():
+    for command in commands.load(named):
         subparser = subparsers.add_parser(command.NAME, help=command.HELP, formatter_class=_Formatter)
         command.add_arguments(subparser)
         subparser.set_defaults(run=command.run)
@@ -94,8 +97,9 @@ def main(argv: list[str] | None = None) -> int:
     if sys.stderr is None:  # descriptor 2 closed: what would be said there is dropped
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - for the rest of the process
     _tolerant_streams()
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    parser = build_parser(words)
+    args = parser.parse_args(words)
     stdout, sys.stdout = sys.stdout, _Stdout(sys.stdout)  # type: ignore[assignment]
     try:
         return _run(parser, args)

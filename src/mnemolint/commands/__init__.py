@@ -1,9 +1,10 @@
 """The subcommands, one module each: `MODULES` is the registry, in the order `--help` lists them.
 
 A command module exposes `NAME` (what the user types), `HELP` (its line in `mnemolint --help`),
-`add_arguments(parser)` and `run(args) -> int` (the exit code). Every module is imported when the
-parser is built, so each keeps its top level to argument definitions: what a command needs to run
-is imported inside its `run`, and a plain `check` loads nothing of `index`.
+`add_arguments(parser)` and `run(args) -> int` (the exit code). The parser imports only the
+command the command line names (every one for `--help` or a mistyped name), and each keeps its
+top level to argument definitions: what a command needs to run is imported inside its `run`, so a
+plain `check` loads nothing of `index`.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ MODULES = ("check", "index", "rules", "rule")
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
-def load() -> list[ModuleType]:
-    """The command modules, in registry order."""
-    return [importlib.import_module(f"{__name__}.{name}") for name in MODULES]
+def load(named: str | None = None) -> list[ModuleType]:
+    """The module of the command `named`, if it is one; else every command module, in registry order."""
+    chosen = [named] if named in MODULES else MODULES
+    return [importlib.import_module(f"{__name__}.{name}") for name in chosen]

@@ -336,11 +336,15 @@ def _build(tree: Tree, walk: _Walk, settings: Settings) -> None:
     options = settings.options
     for directory in sorted(walk.files):
         owner = _owner(directory, containers)
+        container_type = owner.type if owner is not None else None
+        # Relative to the container (or the root) once per directory, not once per file.
+        above = _relative(directory, owner.path if owner is not None else tree.root)
+        above = "" if above == "." else above + "/"
         for name in sorted(walk.files[directory]):
             path = os.path.join(directory, name)
             tree.files.append(path)
-            rel = _relative(path, owner.path if owner is not None else tree.root)
-            kind = kind_of(rel, owner.type if owner is not None else None)
+            rel = above + name
+            kind = kind_of(rel, container_type)
             if kind is None:
                 continue
             document = Document(path, kind, options, owner)
@@ -354,7 +358,9 @@ def _build(tree: Tree, walk: _Walk, settings: Settings) -> None:
 
 
 def _relative(path: str, base: str) -> str:
-    """`path` relative to `base`, POSIX separators; sliced, not `relpath`, on the hot path."""
+    """`path` relative to `base`, POSIX separators (`.` for `base` itself)."""
+    if path == base:
+        return "."
     if path.startswith(base + os.sep):
         return path[len(base) + 1 :].replace(os.sep, "/")
     return os.path.relpath(path, base).replace(os.sep, "/")

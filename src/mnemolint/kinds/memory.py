@@ -32,7 +32,9 @@ _DRIVE = re.compile(r"[A-Za-z]:[\\/]")
 _WRITTEN_SUFFIX = re.compile(r"(?<!&)#|\?")  # where a name as written ends: `x&#38;y.md` is one name
 # CommonMark, in one left-to-right pass: a backslash escape of ASCII punctuation (so `\&amp;` is
 # `&amp;`), or an entity (an HTML5 name and its `;`) or numeric (1-7 digits, 1-6 hex) reference.
-_REFERENCE = re.compile(r"\\([!-/:-@\[-`{-~])|&(?:#([0-9]{1,7})|#[xX]([0-9A-Fa-f]{1,6})|([A-Za-z][A-Za-z0-9]{1,31}));")
+_REFERENCE = (  # left to `re`'s cache: most targets hold neither `\\` nor `&`
+    r"\\([!-/:-@\[-`{-~])|&(?:#([0-9]{1,7})|#[xX]([0-9A-Fa-f]{1,6})|([A-Za-z][A-Za-z0-9]{1,31}));"
+)
 
 
 class Resolved:
@@ -178,7 +180,8 @@ def _candidates(target: str) -> list[str]:
     percent-decoded, as a browser or agent opens it. The last one is what a missing target is
     reported as.
     """
-    decoded = [_REFERENCE.sub(_decode_reference, target).split("#", 1)[0].split("?", 1)[0]]
+    read = re.sub(_REFERENCE, _decode_reference, target) if "&" in target or "\\" in target else target
+    decoded = [read.split("#", 1)[0].split("?", 1)[0]]
     if "%" in decoded[0]:
         from urllib.parse import unquote
 
@@ -242,7 +245,7 @@ def _located(directory: str) -> bool:
 
 
 def _is_topic(rel: str) -> bool:
-    return rel.endswith(".md") and rel != INDEX_NAME and posixpath.basename(rel) not in NOT_TOPICS
+    return rel.endswith(".md") and rel != INDEX_NAME and rel.rpartition("/")[2] not in NOT_TOPICS
 
 
 def _reader(document: Document) -> Reader:
