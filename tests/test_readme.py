@@ -66,3 +66,15 @@ def test_every_option_is_used_by_a_rule_or_the_parse_layer() -> None:
 if __name__ == "__main__":  # rewrite the generated tables in place
     head, rest = CONFIGURATION.read_text(encoding="utf-8").split(BEGIN, 1)
     CONFIGURATION.write_text(head + BEGIN + option_tables() + END + rest.split(END, 1)[1], encoding="utf-8")
+
+
+def test_every_test_that_docs_security_cites_exists() -> None:
+    """docs/security.md says how each guarantee is tested: each test it names must be there."""
+    cited = set(re.findall(r"`(test_\w+)`", (ROOT / "docs" / "security.md").read_text(encoding="utf-8")))
+    defined = {
+        name
+        for path in (ROOT / "tests").glob("test_*.py")
+        for name in re.findall(r"^def (test_\w+)", path.read_text(encoding="utf-8"), re.M)
+    }
+    assert cited, "docs/security.md names no test"
+    assert sorted(cited - defined) == []
