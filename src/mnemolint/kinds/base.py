@@ -29,17 +29,14 @@ class Container:
     container in findings and in a pre-commit run's focus (a memory dir's `MEMORY.md`, whether or
     not it exists); `marker_link` says why a marker file that is a symlink was not followed."""
 
-    __slots__ = ("path", "type", "documents", "marker_link")
+    __slots__ = ("path", "type", "anchor_path", "documents", "marker_link")
 
     def __init__(self, path: str, container_type: ContainerType) -> None:
         self.path = path
         self.type = container_type
+        self.anchor_path = os.path.join(path, container_type.marker) if container_type.marker else path
         self.documents: list[Document] = []
         self.marker_link: str | None = None
-
-    @property
-    def anchor_path(self) -> str:
-        return os.path.join(self.path, self.type.marker) if self.type.marker else self.path
 
     def add(self, document: Document) -> None:
         """Take a document discovery found in this container (subclasses file it by kind)."""

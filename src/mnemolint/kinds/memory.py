@@ -76,6 +76,7 @@ class MemoryDir(Container):
 
     @property
     def index_path(self) -> str:
+        """`MEMORY.md` of this dir, whether or not it exists."""
         return self.anchor_path
 
     @property
