@@ -160,8 +160,9 @@ def _use_fixed_text(tree: Tree, fixed: dict[str, str], options: dict) -> None:
         anchor = container.anchor_path
         text = fixed.get(anchor)
         if text is not None and anchor not in known:  # a container's anchor file that a fix created
-            document = Document(anchor, kind_of(os.path.basename(anchor), container.type), options, container)
-            document.rel = os.path.basename(anchor)
+            rel = os.path.basename(anchor)
+            document = Document(anchor, kind_of(rel, container.type), options, container)
+            document.rel = rel
             document.preset(text)
             container.add(document)
             tree.documents.append(document)

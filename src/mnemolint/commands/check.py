@@ -57,17 +57,16 @@ def run(args: argparse.Namespace) -> int:
 
         outcome = fix(paths, settings, unsafe=args.unsafe_fixes, write=not args.diff)
         result, diagnostics, fixed = outcome.result, outcome.diagnostics, len(outcome.fixed)
-        files = _count_linted(result, diagnostics, paths, args.quiet)
-        if args.diff:
-            out.write(unified_diff(outcome.changes))
-            print(f"{fixed:,} would be fixed, {len(diagnostics):,} would remain.", file=sys.stderr)
-            return EXIT_FINDINGS if outcome.changes and not args.exit_zero else EXIT_CLEAN
     else:
         from mnemolint.engine import lint
 
         result = lint(paths, settings)
         diagnostics = result.diagnostics
-        files = _count_linted(result, diagnostics, paths, args.quiet)
+    files = _count_linted(result, diagnostics, paths, args.quiet)
+    if args.diff:
+        out.write(unified_diff(outcome.changes))
+        print(f"{fixed:,} would be fixed, {len(diagnostics):,} would remain.", file=sys.stderr)
+        return EXIT_FINDINGS if outcome.changes and not args.exit_zero else EXIT_CLEAN
     if args.statistics:
         from mnemolint.report.statistics import write_statistics
 

@@ -5,8 +5,8 @@ resolves inside the root and is not one of the directories already on the walk's
 and inode), so a loop ends the descent instead of the run. Files are not read here: `Document`
 reads lazily, so a single changed topic file costs one walk of its memory dir, not a parse of it.
 
-Nothing here knows a kind: containers are recognised by `kinds.CONTAINERS` (a marker file, a
-location, a configured glob) and files by `kinds.kind_of`. Every file that is not excluded is
+Nothing here knows a kind: containers are recognised by `kinds.registry.CONTAINERS` (a marker
+file, a location, a configured glob) and files by `kinds.registry.kind_of`. Every file that is not excluded is
 kept in `Tree.files`, whether or not a kind claims it, for the rules that need the whole tree.
 """
 
@@ -16,7 +16,7 @@ import errno
 import os
 import stat
 
-from mnemolint.config import Settings
+from mnemolint.config import Settings, glob_flags
 from mnemolint.discover.tree import LinkRecord, Tree
 from mnemolint.errors import ConfigError
 from mnemolint.kinds.base import Container, ContainerType
@@ -52,6 +52,7 @@ class _Walk:
         self.files: dict[str, list[str]] = {}
         self.unfollowed_marker: dict[str, str] = {}
         self.container_paths: dict[str, ContainerType] = {}
+        self.marker_dirs: set[str] = set()  # directories holding a marker file, followed or not
         self.links: list[LinkRecord] = []
         self.unreadable: list[tuple[str, str]] = []
         self.seen_dirs: set[str] = set()
@@ -91,7 +92,7 @@ class _Walk:
                 self.unreadable.append((directory, error.strerror or str(error)))
                 continue
             children = [child for entry in entries if (child := self._visit(entry, ancestors, root))]
-            if directory in self.unfollowed_marker or any(name in _MARKERS for name in self.files.get(directory, ())):
+            if directory in self.marker_dirs:
                 self.marked.add(key)  # it holds a marker: a container under any name, walked once
             if directory in self.container_paths:
                 container = key
@@ -111,9 +112,11 @@ class _Walk:
             self.container_paths[directory] = placed
         return True
 
+    def _excluded(self, path: str, name: str) -> bool:
+        return name in DEFAULT_EXCLUDES or self._exclude.matches(path)
+
     def _visit(self, entry: os.DirEntry, ancestors: tuple, root: str) -> tuple | None:
-        name = entry.name
-        if name in DEFAULT_EXCLUDES or self._exclude.matches(entry.path):
+        if self._excluded(entry.path, entry.name):
             return None
         try:
             if entry.is_symlink():
@@ -179,10 +182,9 @@ class _Walk:
     def _unfollowed(self, entry: os.DirEntry, reason: str) -> None:
         """A marker file that is a link not followed (a linked `MEMORY.md`) still makes its directory
         a container."""
-        container = _MARKERS.get(entry.name)
-        if container is not None:
+        if entry.name in _MARKERS:
             directory = os.path.dirname(entry.path)
-            self.container_paths.setdefault(directory, container)
+            self._marked_by(directory, entry.name)
             self.unfollowed_marker[directory] = reason
 
     def add_given(self, path: str) -> None:
@@ -192,15 +194,19 @@ class _Walk:
             regular = stat.S_ISREG(os.lstat(path).st_mode)
         except OSError:  # gone since it was named: nothing to lint
             return
-        if regular and os.path.basename(path) not in DEFAULT_EXCLUDES and not self._exclude.matches(path):
+        if regular and not self._excluded(path, os.path.basename(path)):
             self._add_file(path)
 
     def _add_file(self, path: str) -> None:
         directory, name = os.path.split(path)
         self.files.setdefault(directory, []).append(name)
-        container = _MARKERS.get(name)
-        if container is not None:
-            self.container_paths.setdefault(directory, container)
+        if name in _MARKERS:
+            self._marked_by(directory, name)
+
+    def _marked_by(self, directory: str, marker: str) -> None:
+        """`directory` holds a container's marker file: it is that container, under any name."""
+        self.container_paths.setdefault(directory, _MARKERS[marker])
+        self.marker_dirs.add(directory)
 
 
 class _Pending:
@@ -243,7 +249,7 @@ class _Matcher:
         if patterns:
             from wcmatch import glob
 
-            flags = glob.GLOBSTAR | glob.BRACE | glob.DOTGLOB | glob.NEGATE
+            flags = glob_flags() | glob.NEGATE
             self._match = lambda rel: glob.globmatch(rel, patterns, flags=flags)
 
     def matches(self, path: str) -> bool:
