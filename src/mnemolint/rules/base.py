@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from mnemolint.model import Hit
-from mnemolint.options import Option
+from mnemolint.options import CORE, Option
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -99,6 +99,8 @@ class Family:
     `sensitive`: its findings quote what they find, which may be a secret, so every message is
     redacted before any reporter sees it and SARIF fingerprints the message, not the source line.
     `cites`: words one of which each of its pages' "Why it matters" section names, its source.
+    `options` are the family's own: those its rules take, less the core ones the parse layer
+    reads (`options.CORE`), in the order its rules first name them.
     """
 
     __slots__ = ("prefix", "title", "tag", "rules", "options", "security", "precision", "sensitive", "cites")
@@ -110,7 +112,6 @@ class Family:
         tag: str,
         rules: tuple[Rule, ...],
         *,
-        options: tuple[Option, ...] = (),
         security: dict[str, str] | None = None,
         precision: dict[str, str] | None = None,
         sensitive: bool = False,
@@ -120,7 +121,7 @@ class Family:
         self.title = title
         self.tag = tag
         self.rules = rules
-        self.options = options
+        self.options = tuple(dict.fromkeys(option for rule in rules for option in rule.options if option not in CORE))
         self.security = security
         self.precision = precision or {}
         self.sensitive = sensitive

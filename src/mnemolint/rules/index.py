@@ -450,6 +450,5 @@ FAMILY = Family(
         index_not_pointer,
         index_description_drift,
     ),
-    options=(MAX_LINES, MAX_CHARS, WARN_RATIO, TARGET_LINES, TARGET_CHARS, LINE_MAX_CHARS),
     precision={"MEM108": "high", "MEM109": "medium"},  # judged (content, wording), not counted
 )

@@ -217,5 +217,4 @@ FAMILY = Family(
         topic_invalid_type,
         topic_unindexable_name,
     ),
-    options=(MAX_BYTES, MAX_LINES, WARN_RATIO, DESCRIPTION_MAX, DESCRIPTION_TARGET),
 )
