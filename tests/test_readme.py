@@ -11,7 +11,7 @@ import re
 import sys
 from pathlib import Path
 
-from mnemolint.options import CORE, Option
+from mnemolint.options import SHARED, Option
 from mnemolint.rules import FAMILIES, RULES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,7 +35,7 @@ def option_tables() -> str:
     """One table per family that has options, then the core options every file is read with,
     between blank lines (so that neither marker joins a table)."""
     groups = [(f"{family.prefix}: {family.title}", family.options) for family in FAMILIES if family.options]
-    groups.append(("Every file (read while parsing, whichever rules run)", CORE))
+    groups.append(("Every run (read while parsing, and the clock)", SHARED))
     blocks = []
     for title, options in groups:
         rows = "".join(_row(option) for option in options)

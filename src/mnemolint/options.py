@@ -5,7 +5,8 @@ the registry of every option is derived from the families in `rules/__init__.py`
 loader validates each key against it. Only the options the parse layer reads live here, as they
 apply to every file of every kind whichever rules run: `max-file-bytes` (which files are read at
 all) and `yaml-max-depth` (how deep any frontmatter is parsed; the topic rules read the parsed
-fields too, not only FM005, which reports the refusal).
+fields too, not only FM005, which reports the refusal). `now` lives here too: the one moment every
+age is judged against, by rules and commands alike (`clock.py`).
 """
 
 from __future__ import annotations
@@ -93,7 +94,15 @@ MAX_FILE_BYTES = Option(
     "files larger than this (2 MiB) are not read; size rules use the size on disk",
 )
 YAML_MAX_DEPTH = Option("yaml-max-depth", INT, 16, "deepest nesting of frontmatter collections read before refusing it")
+NOW = Option(
+    "now",
+    STRING,
+    "",
+    "the moment ages are judged against, ISO 8601 (`2026-12-01`, `2026-12-01T09:30:00Z`); empty: the real clock",
+)
 CORE: tuple[Option, ...] = (YAML_MAX_DEPTH, MAX_FILE_BYTES)
+# Options no one family owns: the parse layer's, and the clock that rules and commands share.
+SHARED: tuple[Option, ...] = (*CORE, NOW)
 
 
 def defaults(options: Iterable[Option] = CORE) -> dict[str, object]:

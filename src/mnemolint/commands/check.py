@@ -6,7 +6,7 @@ import os
 import sys
 
 from mnemolint.commands import EXIT_CLEAN, EXIT_FINDINGS
-from mnemolint.commands.common import add_config_argument, add_selection_arguments
+from mnemolint.commands.common import add_clock_argument, add_config_argument, add_selection_arguments
 from mnemolint.errors import ConfigError
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
@@ -32,6 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", "-q", action="store_true", help="print findings only, no summary")
     parser.add_argument("--no-color", action="store_true", help="never colour the output")
     add_config_argument(parser)
+    add_clock_argument(parser)
     parser.add_argument("--fix", action="store_true", help="apply safe fixes, then report what remains")
     parser.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff, apply unsafe fixes too")
     parser.add_argument("--diff", action="store_true", help="print what --fix would change as a diff; write nothing")

@@ -33,6 +33,13 @@ def add_config_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", metavar="FILE", help="use this config file instead of the nearest one")
 
 
+def add_clock_argument(parser: argparse.ArgumentParser) -> None:
+    """--now (alias --today): pin the moment ages are judged against, as the `now` setting does."""
+    parser.add_argument(
+        "--now", "--today", dest="now", metavar="WHEN", help="judge ages as of this ISO 8601 date or time"
+    )
+
+
 def working_directory() -> str:
     """The current directory; one that was deleted under the process is a usage error, not a traceback."""
     try:
@@ -56,4 +63,10 @@ def settings_from_args(args: argparse.Namespace, start: str) -> Settings:
         settings.ignore = settings.ignore + given["ignore"]
     if given.get("fail_level"):
         settings.fail_level = given["fail_level"]
+    if given.get("now"):
+        settings.options["now"] = given["now"]
+    if settings.options["now"]:
+        from mnemolint.clock import parse
+
+        parse(settings.options["now"])  # a bad value is a usage error before anything runs
     return settings

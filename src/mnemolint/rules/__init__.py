@@ -7,7 +7,7 @@ ending in `FAMILY = Family(...)` plus one line here.
 
 from __future__ import annotations
 
-from mnemolint.options import CORE, Option
+from mnemolint.options import SHARED, Option
 from mnemolint.rules import frontmatter, index, links, nested, text, topic
 from mnemolint.rules.base import Family, Rule
 
@@ -25,5 +25,5 @@ BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
 FAMILY_OF: dict[str, Family] = {rule.code: family for family in FAMILIES for rule in family.rules}
 # Every configurable threshold: the families' own, then the core ones the parse layer reads.
 OPTIONS: dict[str, Option] = {
-    option.name: option for option in (*(option for family in FAMILIES for option in family.options), *CORE)
+    option.name: option for option in (*(option for family in FAMILIES for option in family.options), *SHARED)
 }

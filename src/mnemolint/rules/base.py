@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from mnemolint.model import Hit
-from mnemolint.options import CORE, Option
+from mnemolint.options import SHARED, Option
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -99,8 +99,8 @@ class Family:
     `sensitive`: its findings quote what they find, which may be a secret, so every message is
     redacted before any reporter sees it and SARIF fingerprints the message, not the source line.
     `cites`: words one of which each of its pages' "Why it matters" section names, its source.
-    `options` are the family's own: those its rules take, less the core ones the parse layer
-    reads (`options.CORE`), in the order its rules first name them.
+    `options` are the family's own: those its rules take, less the shared ones (the parse layer
+    reads them, and the clock: `options.SHARED`), in the order its rules first name them.
     """
 
     __slots__ = ("prefix", "title", "tag", "rules", "options", "security", "precision", "sensitive", "cites")
@@ -121,7 +121,7 @@ class Family:
         self.title = title
         self.tag = tag
         self.rules = rules
-        self.options = tuple(dict.fromkeys(option for rule in rules for option in rule.options if option not in CORE))
+        self.options = tuple(dict.fromkeys(option for rule in rules for option in rule.options if option not in SHARED))
         self.security = security
         self.precision = precision or {}
         self.sensitive = sensitive
