@@ -35,8 +35,8 @@ class Option:
         self.default = default
         self.help = help
         self.choices = choices
-        if (type == ENUM) != bool(choices):
-            raise ValueError(f"option {name}: choices are for enum options, and an enum needs them")
+        if (type == ENUM and not choices) or (choices and type not in (ENUM, STRINGS)):
+            raise ValueError(f"option {name}: choices are for enum options and lists, and an enum needs them")
         self.validate(default)
 
     def validate(self, value: object) -> object:
@@ -50,6 +50,8 @@ class Option:
         """What a valid value is, as the config error and docs/configuration.md say it."""
         if self.type == ENUM:
             return "one of " + ", ".join(self.choices)
+        if self.choices:
+            return "a list of " + ", ".join(self.choices)
         return _EXPECTED[self.type]
 
     def shown(self, value: object) -> str:
@@ -75,7 +77,9 @@ _VALID = {
     INT: lambda value, _: _number(value) and isinstance(value, int) and value > 0,
     RATIO: lambda value, _: _number(value) and 0 < value <= 1,  # type: ignore[operator]
     STRING: lambda value, _: isinstance(value, str),
-    STRINGS: lambda value, _: isinstance(value, list) and all(isinstance(item, str) for item in value),
+    STRINGS: lambda value, choices: (
+        isinstance(value, list) and all(isinstance(item, str) and (not choices or item in choices) for item in value)
+    ),
     BOOL: lambda value, _: isinstance(value, bool),
     ENUM: lambda value, choices: isinstance(value, str) and value in choices,
 }
@@ -101,8 +105,18 @@ NOW = Option(
     "the moment ages are judged against, ISO 8601 (`2026-12-01`, `2026-12-01T09:30:00Z`); empty: the real clock",
 )
 CORE: tuple[Option, ...] = (YAML_MAX_DEPTH, MAX_FILE_BYTES)
-# Options no one family owns: the parse layer's, and the clock that rules and commands share.
-SHARED: tuple[Option, ...] = (*CORE, NOW)
+AGENTS = Option(
+    "agents",
+    STRINGS,
+    [],
+    "the agents the project uses; empty: Wave where `.wave/` exists, Claude Code where `.claude/` or CLAUDE.md does",
+    choices=("wave", "claude-code"),
+)
+USER_RULES = Option(
+    "user-rules", BOOL, False, "also lint the user-level rules `~/.claude/rules` and `~/.wave/rules` (`--user-rules`)"
+)
+# Options no one family owns: the parse layer's, what discovery reads, and the clock.
+SHARED: tuple[Option, ...] = (*CORE, AGENTS, USER_RULES, NOW)
 
 
 def defaults(options: Iterable[Option] = CORE) -> dict[str, object]:

@@ -6,7 +6,12 @@ import os
 import sys
 
 from mnemolint.commands import EXIT_CLEAN, EXIT_FINDINGS
-from mnemolint.commands.common import add_clock_argument, add_config_argument, add_selection_arguments
+from mnemolint.commands.common import (
+    add_clock_argument,
+    add_config_argument,
+    add_selection_arguments,
+    add_user_rules_argument,
+)
 from mnemolint.errors import ConfigError
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
@@ -33,6 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-color", action="store_true", help="never colour the output")
     add_config_argument(parser)
     add_clock_argument(parser)
+    add_user_rules_argument(parser)
     parser.add_argument("--fix", action="store_true", help="apply safe fixes, then report what remains")
     parser.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff, apply unsafe fixes too")
     parser.add_argument("--diff", action="store_true", help="print what --fix would change as a diff; write nothing")

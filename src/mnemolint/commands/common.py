@@ -40,6 +40,12 @@ def add_clock_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_user_rules_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--user-rules", action="store_true", default=None, help="also lint ~/.claude/rules and ~/.wave/rules"
+    )
+
+
 def working_directory() -> str:
     """The current directory; one that was deleted under the process is a usage error, not a traceback."""
     try:
@@ -63,6 +69,8 @@ def settings_from_args(args: argparse.Namespace, start: str) -> Settings:
         settings.ignore = settings.ignore + given["ignore"]
     if given.get("fail_level"):
         settings.fail_level = given["fail_level"]
+    if given.get("user_rules"):
+        settings.options["user-rules"] = True
     if given.get("now"):
         settings.options["now"] = given["now"]
     if settings.options["now"]:

@@ -6,6 +6,7 @@ TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on ev
 if TYPE_CHECKING:
     from mnemolint.kinds.base import Container
     from mnemolint.parse.document import Document
+    from mnemolint.project import Project
 
 
 class LinkRecord:
@@ -25,15 +26,26 @@ class Tree:
     could not read); `files` is every file walked that is not excluded, claimed or not, sorted by
     directory. `focus` is None when whole trees were asked for."""
 
-    __slots__ = ("root", "documents", "containers", "files", "links", "focus")
+    __slots__ = ("root", "documents", "containers", "files", "links", "focus", "agents", "_projects")
 
-    def __init__(self, root: str) -> None:
+    def __init__(self, root: str, agents: list[str] | None = None) -> None:
         self.root = root
         self.documents: list[Document] = []
         self.containers: list[Container] = []
         self.files: list[str] = []
         self.links: list[LinkRecord] = []
         self.focus: set[str] | None = None
+        self.agents = agents or []  # the `agents` setting: empty means detect them per project
+        self._projects: dict[str, Project] = {}
+
+    def project_at(self, path: str) -> Project:
+        """The project whose folder is `path`, made once (rules dirs of one folder share it)."""
+        project = self._projects.get(path)
+        if project is None:
+            from mnemolint.project import Project
+
+            project = self._projects[path] = Project(path, self.agents, self.files)
+        return project
 
     def in_focus(self, path: str) -> bool:
         return self.focus is None or path in self.focus

@@ -23,6 +23,7 @@ from mnemolint.kinds.base import Container, ContainerType
 from mnemolint.kinds.registry import CONTAINERS, kind_of
 from mnemolint.parse.document import Document
 from mnemolint.paths import inside, upwards
+from mnemolint.readers import AGENT_HOMES
 
 DEFAULT_EXCLUDES = frozenset(
     {
@@ -149,7 +150,7 @@ class _Walk:
             self.links.append(LinkRecord(entry.path, target, "cycle", "points back to a directory it is inside"))
             return None
         self.links.append(LinkRecord(entry.path, target))
-        if not inside(os.path.realpath(entry.path), root):
+        if not inside(os.path.realpath(entry.path), root) and not self._links_out(entry.path):
             self._unfollowed(entry, "it leads out of the linted tree")
             return None  # never read what lies behind a link out of the linted root
         if stat.S_ISDIR(info.st_mode):
@@ -173,6 +174,12 @@ class _Walk:
             if any(os.path.lexists(os.path.join(current, marker)) for marker in _MARKERS) or self.placed(current):
                 return current
         return None
+
+    def _links_out(self, link: str) -> bool:
+        """Whether the container holding `link` follows links out of the tree (a rules dir)."""
+        container = self.enclosing_container(os.path.dirname(link))
+        placed = self.placed(container) if container is not None else None
+        return placed is not None and placed.links_out
 
     def _within_own_container(self, link: str) -> bool:
         """Whether a linked directory leads back into the container holding the link."""
@@ -284,7 +291,13 @@ def discover(paths: list[str], settings: Settings) -> Tree:
                 walk.walk(context, context)
             else:  # a file in no container: the kinds that need none may still claim it
                 walk.add_given(path)
-    tree = Tree(os.path.commonpath(roots) if roots else os.getcwd())
+    if settings.options["user-rules"]:
+        for home in AGENT_HOMES:  # user-level rules dirs, linted as if named
+            rules_dir = os.path.join(os.path.expanduser("~"), home, "rules")
+            if os.path.isdir(rules_dir):
+                walk.walk(rules_dir, rules_dir)
+                focus.add(rules_dir)
+    tree = Tree(os.path.commonpath(roots) if roots else os.getcwd(), settings.options["agents"])
     tree.links = walk.links
     _build(tree, walk, settings)
     if explicit_files or _context_outside(tree, focus):
@@ -352,6 +365,8 @@ def _build(tree: Tree, walk: _Walk, settings: Settings) -> None:
             rel = above + name
             kind = kind_of(rel, container_type)
             if kind is None:
+                if owner is not None:
+                    owner.others.append(path)
                 continue
             document = Document(path, kind, options, owner)
             document.rel = rel
@@ -359,6 +374,8 @@ def _build(tree: Tree, walk: _Walk, settings: Settings) -> None:
             if owner is not None:
                 owner.add(document)
     tree.containers = list(containers.values())
+    for container in tree.containers:
+        container.settle(tree)
     for path, reason in walk.unreadable:
         tree.documents.append(Document.unreadable(path, reason, options))
 

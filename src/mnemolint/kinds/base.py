@@ -22,14 +22,16 @@ if TYPE_CHECKING:
     from mnemolint.readers import Reader
 
     Document = Any  # parse.document depends on this module, never the other way round
+    Tree = Any  # nor does discovery's tree
 
 
 class Container:
     """One container found by discovery. `anchor_path` is the file that stands for the whole
     container in findings and in a pre-commit run's focus (a memory dir's `MEMORY.md`, whether or
-    not it exists); `marker_link` says why a marker file that is a symlink was not followed."""
+    not it exists); `marker_link` says why a marker file that is a symlink was not followed;
+    `others` are the files in it that no kind claims (a rules dir reports those no agent loads)."""
 
-    __slots__ = ("path", "type", "anchor_path", "documents", "marker_link")
+    __slots__ = ("path", "type", "anchor_path", "documents", "marker_link", "others")
 
     def __init__(self, path: str, container_type: ContainerType) -> None:
         self.path = path
@@ -37,10 +39,15 @@ class Container:
         self.anchor_path = os.path.join(path, container_type.marker) if container_type.marker else path
         self.documents: list[Document] = []
         self.marker_link: str | None = None
+        self.others: list[str] = []
 
     def add(self, document: Document) -> None:
         """Take a document discovery found in this container (subclasses file it by kind)."""
         self.documents.append(document)
+
+    def settle(self, tree: Tree) -> None:
+        """Take what it needs of the whole discovery, once every file is filed (a rules dir its
+        project); most containers need nothing."""
 
 
 class ContainerType:
@@ -48,9 +55,10 @@ class ContainerType:
     `located(directory)` says so (by where it is), or when it matches a glob of the `setting`
     list of the configuration. `make(path)` builds the container object. `about` says in a
     sentence what the container is and which files in it are linted (a run that lints nothing
-    says it)."""
+    says it). With `links_out`, a symlink in it that leads out of the linted tree is followed:
+    the agents load what it points at (rules shared across projects, seed 000)."""
 
-    __slots__ = ("name", "marker", "setting", "located", "make", "about")
+    __slots__ = ("name", "marker", "setting", "located", "make", "about", "links_out")
 
     def __init__(
         self,
@@ -61,6 +69,7 @@ class ContainerType:
         located: Callable[[str], bool],
         make: Callable[[str], Container],
         about: str,
+        links_out: bool = False,
     ) -> None:
         self.name = name
         self.marker = marker
@@ -68,6 +77,7 @@ class ContainerType:
         self.located = located
         self.make = make
         self.about = about
+        self.links_out = links_out
 
     def __repr__(self) -> str:
         return f"<ContainerType {self.name}>"

@@ -8,7 +8,7 @@ ending in `FAMILY = Family(...)` plus one line here.
 from __future__ import annotations
 
 from mnemolint.options import SHARED, Option
-from mnemolint.rules import frontmatter, index, links, nested, text, topic
+from mnemolint.rules import frontmatter, index, links, nested, text, topic, wave
 from mnemolint.rules.base import Family, Rule
 
 FAMILIES: tuple[Family, ...] = (
@@ -16,6 +16,7 @@ FAMILIES: tuple[Family, ...] = (
     topic.FAMILY,
     frontmatter.FAMILY,
     text.FAMILY,
+    wave.FAMILY,
     nested.FAMILY,
     links.FAMILY,
 )

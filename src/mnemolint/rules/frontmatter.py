@@ -21,6 +21,7 @@ def _lost(document: Document) -> str:
 # The most common real-world error, with the fix spelled out.
 _HINTS = {
     "mapping values are not allowed in this context": "a plain value cannot contain `: `, so quote the value",
+    "while scanning an alias": "an unquoted value starting with `*` is a YAML alias, so quote the value",
 }
 
 

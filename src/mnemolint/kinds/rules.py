@@ -1,0 +1,185 @@
+"""Rules dirs (`.wave/rules`, `.claude/rules`) and their rule files (SPEC §1, READERS.md §2, B).
+
+A rules dir's `.md` files are rules: a rule without `paths` is always on; one with `paths` is
+injected when the agent reads a matching file. Which agents read a rules dir depends on where
+it is: Wave reads `<workdir>/.claude/rules` then `<workdir>/.wave/rules` (and the user-level
+`~/.claude/rules`, `~/.wave/rules` before them), a later rule with the same id (its path in its
+rules dir) replacing an earlier one; Claude Code reads `.claude/rules` of the folder it works in
+and of the folders it enters, matching globs relative to the folder holding `.claude`.
+
+`RulesDir.reading(document)` is each rule's `paths` as each of its agents reads them, worked out
+once for all the WAV rules.
+"""
+
+from __future__ import annotations
+
+import os
+
+from mnemolint.kinds.base import Container, ContainerType, Kind
+from mnemolint.parse.document import Document
+from mnemolint.readers import CLAUDE, WAVE, Reader
+
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
+if TYPE_CHECKING:
+    from mnemolint.discover.tree import Tree
+    from mnemolint.parse.globs import Glob
+    from mnemolint.project import Project
+
+RULES = "rules"
+HOMES = {WAVE.home: WAVE, CLAUDE.home: CLAUDE}
+# Wave's load order (MemoryRuleManager.ts:42-58): user before project, `.claude` before `.wave`;
+# a later rule with the same id replaces the earlier one.
+LOAD_ORDER = ((True, CLAUDE.home), (True, WAVE.home), (False, CLAUDE.home), (False, WAVE.home))
+
+
+class Reading:
+    """A rule file's `paths` as one agent reads it: the raw value it got, its patterns, and
+    whether the rule is unconditional for that agent (no patterns: always injected)."""
+
+    __slots__ = ("reader", "value", "globs", "unconditional")
+
+    def __init__(self, reader: Reader, value: object, globs: list[Glob], unconditional: bool) -> None:
+        self.reader = reader
+        self.value = value
+        self.globs = globs
+        self.unconditional = unconditional
+
+
+class RulesDir(Container):
+    """A rules dir: its rule files (`rules`, in the agents' scan order: by name), the other files
+    in it that no agent loads (`others`), the project whose files its globs are matched against,
+    and `user` when it is a user-level dir (`~/.wave/rules`)."""
+
+    __slots__ = ("home", "base", "user", "project", "rules", "siblings", "_readings")
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path, RULES_DIR)
+        self.home = os.path.basename(os.path.dirname(path))
+        self.base = os.path.dirname(os.path.dirname(path))  # the folder holding `.wave` / `.claude`
+        self.user = self.base == os.path.expanduser("~")
+        self.project: Project | None = None
+        self.rules: list[Document] = []
+        self.siblings: list[RulesDir] = []  # every rules dir of the run, this one included
+        self._readings: dict[str, list[Reading]] = {}
+
+    def add(self, document: Document) -> None:
+        super().add(document)
+        self.rules.append(document)
+
+    def settle(self, tree: Tree) -> None:
+        """Globs are matched relative to the folder holding the rules dir; a user-level dir's
+        relative to the folder the session works in, the linted root (seed 000, path rules 5)."""
+        self.project = tree.project_at(tree.root if self.user else self.base)
+        self.siblings = [container for container in tree.containers if isinstance(container, RulesDir)]
+
+    @property
+    def order(self) -> int:
+        """Where Wave loads this dir among a project's four (LOAD_ORDER)."""
+        return LOAD_ORDER.index((self.user, self.home))
+
+    def replaced(self) -> list[tuple[Document, Document]]:
+        """This dir's rules that Wave replaces by a rule with the same id loaded later, each with
+        the rule that wins (the last one loaded)."""
+        if WAVE not in self.readers:
+            return []
+        later = sorted(
+            (
+                other
+                for other in self.siblings
+                if other.project is self.project and WAVE in other.readers and other.order > self.order
+            ),
+            key=lambda other: other.order,
+        )
+        winners = {document.rel: document for other in later for document in other.rules}
+        return [(document, winners[document.rel]) for document in self.rules if document.rel in winners]
+
+    @property
+    def readers(self) -> tuple[Reader, ...]:
+        """The agents that load this dir: Wave reads `.wave/rules`, and `.claude/rules` of a
+        project that uses Wave; Claude Code reads `.claude/rules` (never `.wave/rules`) of a
+        project that uses it. A user-level dir goes by the project being linted."""
+        if self.home == WAVE.home:
+            return (WAVE,)
+        uses = self.project.readers if self.project is not None else (CLAUDE,)
+        return tuple(reader for reader in (CLAUDE, WAVE) if reader in uses)
+
+    def reading(self, document: Document, limit: int) -> list[Reading]:
+        """How each agent that loads this dir reads `document`'s `paths` (once per document)."""
+        found = self._readings.get(document.path)
+        if found is None:
+            found = self._readings[document.path] = [_read(document, reader, limit) for reader in self.readers]
+        return found
+
+    def never_loaded(self, link: str) -> dict[Reader, list[str]]:
+        """The rules each agent never loads because of the dangling link `link` in this dir:
+        Wave stops scanning that directory at the link, so the entries after it by name are lost
+        (MemoryRuleManager.ts:114-119); Claude Code drops every rule of that directory level,
+        subdirectories included (claudemd.ts:712-787)."""
+        directory, name = os.path.split(link)
+        lost: dict[Reader, list[str]] = {}
+        for reader in self.readers:
+            ids = []
+            for document in self.rules:
+                if not document.path.startswith(directory + os.sep):
+                    continue
+                first = document.path[len(directory) + 1 :].split(os.sep, 1)[0]
+                if reader is CLAUDE or first > name:
+                    ids.append(document.rel)
+            lost[reader] = ids
+        return lost
+
+
+def _read(document: Document, reader: Reader, limit: int) -> Reading:
+    """`paths` as `reader` takes it: Wave from its own frontmatter reader, Claude Code from YAML."""
+    from mnemolint.parse import globs
+
+    if reader is WAVE:
+        from mnemolint.parse import wave_frontmatter
+
+        fields = wave_frontmatter.read(document.text or "") or {}
+        value: object = fields.get("paths")
+        wave = [globs.compile_wave(pattern, limit) for pattern in globs.wave_values(value)]
+        return Reading(reader, value, wave, not wave)
+    front = document.frontmatter
+    value = front.data.get("paths") if isinstance(front.data, dict) else None
+    written = globs.claude_values(value)
+    if globs.unconditional_for_claude(written):
+        return Reading(reader, value, [], True)
+    claude = [glob for part in written for glob in globs.compile_claude(part, limit)]
+    return Reading(reader, value, claude, False)
+
+
+def _located(directory: str) -> bool:
+    """`…/.wave/rules` or `…/.claude/rules`, at any depth (Claude Code reads nested ones)."""
+    head, name = os.path.split(directory)
+    return name == RULES and os.path.basename(head) in HOMES
+
+
+def _reader(document: Document) -> Reader:
+    """The agent a rule file is written for: Wave under `.wave/`, else Claude Code."""
+    container = document.container
+    return WAVE if isinstance(container, RulesDir) and container.home == WAVE.home else CLAUDE
+
+
+RULES_DIR = ContainerType(
+    "rules dir",
+    marker=None,
+    setting=None,
+    located=_located,
+    make=RulesDir,
+    about="A rules dir is `.wave/rules/` or `.claude/rules/`; its rules are its .md files, at any depth.",
+    links_out=True,
+)
+RULE_FILE = Kind(
+    "rule file",
+    container=RULES_DIR,
+    matches=lambda rel: rel.endswith(".md"),  # case-sensitive, as both agents test it
+    frontmatter=True,
+    frontmatter_fields=True,
+    suppressions=True,
+    unread_frontmatter=(
+        "a YAML reader gets no `paths` from it, so the rule is not scoped the way it is written "
+        '(quote each glob: `- "**/*.md"`)'
+    ),
+    reader=_reader,
+)

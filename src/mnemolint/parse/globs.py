@@ -1,0 +1,237 @@
+"""Rule globs (`paths:` of `.wave/rules` and `.claude/rules` files) the way each agent reads and
+matches them (READERS.md §2 and B; SPEC §5). The two agents differ:
+
+- Wave (MemoryRuleService.ts:19-25, 66) takes `paths` from its own frontmatter reader: a string
+  is one pattern, never split on commas or spaces; each pattern is matched with minimatch
+  `{dot: true}` against the workdir-relative path — no `matchBase` (`*.ts` is root files only),
+  case-sensitive, no `./` normalisation, a leading `!` negates. Here: wcmatch, translated once
+  to a regular expression.
+- Claude Code (frontmatterParser.ts:189-266, claudemd.ts:254-278) takes a YAML list or a
+  comma-separated string (commas inside braces kept), expands braces (no numeric ranges),
+  drops a trailing `/**`, treats all-`**` as unconditional, and matches with gitignore
+  semantics, case-insensitive, relative to the folder holding `.claude`. Here: pathspec's
+  gitignore patterns, compiled once.
+
+Nothing here touches the file system.
+"""
+
+from __future__ import annotations
+
+import re
+
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+WAVE_STYLE = "minimatch"
+CLAUDE_STYLE = "gitignore"
+MINIMATCH_MAX_LENGTH = 65_536  # minimatch throws on a longer pattern
+
+# Why a pattern can never match, whatever the project holds (WAV003, WAV004, WAV013).
+OUTSIDE = "outside"  # absolute, `./`, drive letter, `..`: the relative path never has that form
+SYNTAX = "syntax"  # unbalanced braces or brackets, too long, too many expansions
+NEGATED = "negated"  # `!x`: Wave applies the rule to every file but those; Claude Code to none
+
+
+class GlobError(ValueError):
+    """A pattern that cannot be compiled: the reason says why, in the words of a finding."""
+
+
+class Glob:
+    """One pattern as one agent holds it. `written` is the pattern in the file (before Claude
+    Code's brace expansion and `/**` drop), `problem` (OUTSIDE, SYNTAX, NEGATED or None) and
+    `why` say what stops it matching; `regex` matches a base-relative POSIX path."""
+
+    __slots__ = ("written", "pattern", "problem", "why", "regex", "negated")
+
+    def __init__(self, written: str, pattern: str, problem: str | None, why: str, regex: re.Pattern | None) -> None:
+        self.written = written
+        self.pattern = pattern
+        self.problem = problem
+        self.why = why
+        self.regex = regex
+        self.negated = problem == NEGATED
+
+    def matches(self, rel: str) -> bool:
+        """Whether this pattern alone selects `rel` (for a negated one: the file it leaves out)."""
+        return self.regex is not None and self.regex.match(rel) is not None
+
+    def __repr__(self) -> str:
+        return f"<Glob {self.pattern!r} {self.problem or 'ok'}>"
+
+
+def wave_values(value: object) -> list[str]:
+    """Wave's patterns from its reader's `paths` value: a list's strings, a string as one pattern."""
+    if isinstance(value, list):
+        return [item for item in value if isinstance(item, str)]
+    return [value] if isinstance(value, str) and value else []
+
+
+def claude_values(value: object) -> list[str]:
+    """Claude Code's patterns from the YAML `paths` value, before brace expansion: a list's
+    strings, or a string split on the commas outside braces."""
+    if isinstance(value, list):
+        return [item.strip() for item in value if isinstance(item, str) and item.strip()]
+    if isinstance(value, str):
+        return [part.strip() for part in split_commas(value) if part.strip()]
+    return []
+
+
+def split_commas(text: str) -> list[str]:
+    """`text` split on the commas that are not inside `{…}`."""
+    parts, depth, start = [], 0, 0
+    for position, char in enumerate(text):
+        if char == "{":
+            depth += 1
+        elif char == "}" and depth:
+            depth -= 1
+        elif char == "," and not depth:
+            parts.append(text[start:position])
+            start = position + 1
+    parts.append(text[start:])
+    return parts
+
+
+def unbalanced(pattern: str) -> str | None:
+    """Why the braces or brackets of `pattern` do not pair up (None when they do)."""
+    depth = 0
+    index = 0
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\":
+            index += 2
+            continue
+        if char == "[":
+            close = pattern.find("]", index + 2 if pattern[index + 1 : index + 2] in ("]", "!", "^") else index + 1)
+            if close == -1:
+                return f"the `[` at character {index + 1} is never closed"
+            index = close + 1
+            continue
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            if not depth:
+                return f"the `}}` at character {index + 1} closes no `{{`"
+            depth -= 1
+        index += 1
+    return "a `{` is never closed" if depth else None
+
+
+def expand_braces(pattern: str, limit: int) -> list[str]:
+    """Claude Code's brace expansion: the first `{a,b}` group each time, recursively, no numeric
+    ranges (bracex, which wcmatch uses, expands `{1..3}` too, so it cannot stand in here).
+    More than `limit` results is a GlobError: Claude Code has no cap and would keep going."""
+    done: list[str] = []
+    pending = [pattern]
+    while pending:
+        current = pending.pop()
+        group = _first_group(current)
+        if group is None:
+            done.append(current)
+        else:
+            start, end, options = group
+            pending.extend(current[:start] + option + current[end + 1 :] for option in reversed(options))
+        if len(done) + len(pending) > limit:
+            raise GlobError(f"its braces expand to more than {limit:,} patterns")
+    return done
+
+
+def _first_group(pattern: str) -> tuple[int, int, list[str]] | None:
+    """The first `{…}` holding a top-level comma: where it starts and ends, and its options."""
+    for start, char in enumerate(pattern):
+        if char != "{":
+            continue
+        depth = 0
+        for end in range(start, len(pattern)):
+            if pattern[end] == "{":
+                depth += 1
+            elif pattern[end] == "}":
+                depth -= 1
+                if not depth:
+                    inner = pattern[start + 1 : end]
+                    options = split_commas(inner)
+                    if len(options) > 1:
+                        return start, end, options
+                    break
+    return None
+
+
+def outside_form(pattern: str, style: str) -> str | None:
+    """Why a project-relative path can never have this pattern's form (None when it can)."""
+    body = pattern.lstrip("!")
+    if re.match(r"[A-Za-z]:[\\/]", body) or body.startswith("\\"):
+        return "it names a drive or an absolute Windows path"
+    if body == ".." or body.startswith("../") or "/../" in body:
+        return "it climbs out with `..`, and files outside the project never match"
+    if body.startswith("./"):
+        return "it starts with `./`, which the relative path never does"
+    if body.startswith("/") and style == WAVE_STYLE:
+        return "it is absolute, and Wave matches the project-relative path"
+    return None
+
+
+def compile_wave(pattern: str, limit: int) -> Glob:
+    """One of Wave's patterns, judged and compiled for minimatch `{dot: true}` semantics."""
+    from wcmatch import glob
+
+    if len(pattern) > MINIMATCH_MAX_LENGTH:
+        return Glob(
+            pattern, pattern, SYNTAX, f"it is over {MINIMATCH_MAX_LENGTH:,} characters, which minimatch refuses", None
+        )
+    why = outside_form(pattern, WAVE_STYLE)
+    if why:
+        return Glob(pattern, pattern, OUTSIDE, why, None)
+    broken = unbalanced(pattern)
+    if broken:
+        return Glob(pattern, pattern, SYNTAX, broken, None)
+    negated = len(pattern) - len(pattern.lstrip("!"))
+    body = pattern[negated:]
+    flags = glob.GLOBSTAR | glob.BRACE | glob.DOTGLOB | glob.EXTGLOB | glob.FORCEUNIX | glob.CASE
+    try:
+        include, _ = glob.translate(body, flags=flags, limit=limit)
+    except Exception as error:  # noqa: BLE001 - wcmatch's limit error and its pattern errors alike
+        reason = f"its braces expand to more than {limit:,} patterns" if "limit" in str(error) else str(error)
+        return Glob(pattern, pattern, SYNTAX, reason, None)
+    regex = re.compile("|".join(f"(?:{part})" for part in include)) if include else None
+    if negated % 2:
+        return Glob(pattern, pattern, NEGATED, "a leading `!` makes it match every file except those", regex)
+    return Glob(pattern, pattern, None, "", regex)
+
+
+def compile_claude(written: str, limit: int) -> list[Glob]:
+    """One of Claude Code's comma parts, expanded and compiled for gitignore semantics."""
+    from pathspec.patterns.gitwildmatch import GitWildMatchPattern
+
+    why = outside_form(written, CLAUDE_STYLE)
+    if why:
+        return [Glob(written, written, OUTSIDE, why, None)]
+    broken = unbalanced(written)
+    if broken:
+        return [Glob(written, written, SYNTAX, broken, None)]
+    try:
+        expanded = expand_braces(written, limit)
+    except GlobError as error:
+        return [Glob(written, written, SYNTAX, str(error), None)]
+    found = []
+    for pattern in expanded:
+        pattern = pattern[:-3] if pattern.endswith("/**") and pattern != "/**" else pattern
+        if pattern.startswith("!"):
+            found.append(
+                Glob(
+                    written, pattern, NEGATED, "a `!` pattern only takes files back out, so alone it selects none", None
+                )
+            )
+            continue
+        try:
+            compiled = GitWildMatchPattern(pattern.lower())
+        except Exception as error:  # noqa: BLE001 - pathspec's own refusal of a pattern
+            found.append(Glob(written, pattern, SYNTAX, str(error), None))
+            continue
+        regex = re.compile(compiled.regex.pattern, re.IGNORECASE) if compiled.regex is not None else None
+        found.append(Glob(written, pattern, None, "", regex))
+    return found
+
+
+def unconditional_for_claude(patterns: Iterable[str]) -> bool:
+    """Claude Code treats an empty list, or one of `**` patterns only, as no condition at all."""
+    return all(set(pattern.strip()) <= {"*", "/"} for pattern in patterns)

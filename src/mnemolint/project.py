@@ -1,0 +1,121 @@
+"""A project: the folder an agent session works in (Wave's workdir; the folder holding `.claude`
+for Claude Code), which agents use it, and the files it holds — what rule globs are matched
+against (READERS.md §2 and B).
+
+The files are `git ls-files --cached --others --exclude-standard` inside a git work tree (what the
+repository has, tracked or not, ignored files left out), else the files the discovery walk met
+under the folder, less those a `.gitignore` ignores. Either is listed once, and only when a rule
+asks: most runs lint no rule glob.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+from mnemolint.errors import ConfigError
+from mnemolint.readers import BY_NAME, CLAUDE, WAVE
+
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
+if TYPE_CHECKING:
+    from mnemolint.readers import Reader
+
+_GIT_TIMEOUT = 30  # seconds: a listing that takes longer is not worth a hung pre-commit hook
+WORKTREES = (".wave", "worktrees")  # Wave's linked worktrees live in `.wave/worktrees/<name>/`
+
+
+class Project:
+    """One project folder (`path`). `readers` are the agents that use it: the `agents` setting
+    when given, else Wave where `.wave/` exists and Claude Code where `.claude/` or `CLAUDE.md`
+    does. `walked` are the files the discovery walk met (the fallback list, filtered to those
+    below `path` on first use)."""
+
+    __slots__ = ("path", "readers", "walked", "_files")
+
+    def __init__(self, path: str, agents: list[str], walked: list[str]) -> None:
+        self.path = path
+        self.readers = _readers(path, agents)
+        self.walked = walked
+        self._files: list[str] | None = None
+
+    def uses(self, reader: Reader) -> bool:
+        return reader in self.readers
+
+    def files(self) -> list[str]:
+        """Every file of the project, relative to it (POSIX), linked worktrees mapped to their
+        checkout-relative path (seed 000, path rules 6): listed on first use."""
+        if self._files is None:
+            listed = _git_files(self.path)
+            if listed is None:
+                listed = _not_ignored(self.path, self.walked)
+            self._files = sorted({checkout_relative(rel) for rel in listed})
+        return self._files
+
+    def relative(self, path: str) -> str | None:
+        """`path` relative to the project as the agents match it, or None when it cannot be said
+        relative to it (outside the folder: "relativization failed", seed 000 path rules 7)."""
+        absolute = os.path.abspath(path)
+        if absolute != self.path and not absolute.startswith(self.path.rstrip(os.sep) + os.sep):
+            return None
+        return checkout_relative(os.path.relpath(absolute, self.path).replace(os.sep, "/"))
+
+
+def checkout_relative(rel: str) -> str:
+    """A path inside one of Wave's linked worktrees (`.wave/worktrees/<name>/src/a.ts`) as the
+    checkout path it stands for (`src/a.ts`); any other path as it is."""
+    parts = rel.split("/")
+    if len(parts) > 3 and tuple(parts[:2]) == WORKTREES:
+        return "/".join(parts[3:])
+    return rel
+
+
+def _readers(path: str, agents: list[str]) -> tuple[Reader, ...]:
+    if agents:
+        unknown = [name for name in agents if name not in BY_NAME]
+        if unknown:  # the config loader checks the choices; a caller of the API may not have
+            raise ConfigError(f"`agents` names no agent {', '.join(unknown)} (wave, claude-code)")
+        return tuple(BY_NAME[name] for name in agents)
+    found = []
+    if os.path.isdir(os.path.join(path, WAVE.home)):
+        found.append(WAVE)
+    if os.path.isdir(os.path.join(path, CLAUDE.home)) or os.path.isfile(os.path.join(path, "CLAUDE.md")):
+        found.append(CLAUDE)
+    return tuple(found)
+
+
+def _git_files(path: str) -> list[str] | None:
+    """The work tree's files below `path`, relative to it; None outside a work tree or without git."""
+    try:
+        done = subprocess.run(
+            ["git", "-C", path, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            capture_output=True,
+            timeout=_GIT_TIMEOUT,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode != 0:
+        return None
+    return [os.fsdecode(name) for name in done.stdout.split(b"\0") if name]
+
+
+def _not_ignored(path: str, walked: list[str]) -> list[str]:
+    """The walked files below `path` (relative to it) that no `.gitignore` on their way ignores."""
+    from pathspec import GitIgnoreSpec
+
+    prefix = path.rstrip(os.sep) + os.sep
+    rels = [file[len(prefix) :].replace(os.sep, "/") for file in walked if file.startswith(prefix)]
+    specs: list[tuple[str, GitIgnoreSpec]] = []
+    for rel in rels:
+        if rel == ".gitignore" or rel.endswith("/.gitignore"):
+            try:
+                with open(os.path.join(path, rel), encoding="utf-8", errors="replace") as handle:
+                    lines = handle.read(1 << 20).splitlines()
+            except OSError:
+                continue
+            specs.append((rel[: -len(".gitignore")], GitIgnoreSpec.from_lines(lines)))
+    if not specs:
+        return rels
+    return [
+        rel for rel in rels if not any(rel.startswith(at) and spec.match_file(rel[len(at) :]) for at, spec in specs)
+    ]
