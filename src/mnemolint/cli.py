@@ -36,6 +36,13 @@ class _Formatter(argparse.HelpFormatter):
             width = 80
         super().__init__(prog, width=max(width - 2, 40))
 
+    def add_argument(self, action: argparse.Action) -> None:
+        """argparse measures the command names two columns short of where it prints them, so the
+        longest (`explain-rules`) would have its help pushed to the next line."""
+        super().add_argument(action)
+        if isinstance(action, argparse._SubParsersAction):
+            self._action_max_length += 2
+
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """One subparser per registered command, which adds its own arguments and is run by `main`;

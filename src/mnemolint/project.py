@@ -83,20 +83,25 @@ def _readers(path: str, agents: list[str]) -> tuple[Reader, ...]:
     return tuple(found)
 
 
-def _git_files(path: str) -> list[str] | None:
-    """The work tree's files below `path`, relative to it; None outside a work tree or without git."""
+def _git(path: str, *arguments: str) -> bytes | None:
+    """What `git -C path …` prints; None outside a work tree, without git, or past the timeout."""
     try:
-        done = subprocess.run(
-            ["git", "-C", path, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-            capture_output=True,
-            timeout=_GIT_TIMEOUT,
-            check=False,
-        )
+        done = subprocess.run(["git", "-C", path, *arguments], capture_output=True, timeout=_GIT_TIMEOUT, check=False)
     except (OSError, subprocess.SubprocessError):
         return None
-    if done.returncode != 0:
-        return None
-    return [os.fsdecode(name) for name in done.stdout.split(b"\0") if name]
+    return done.stdout if done.returncode == 0 else None
+
+
+def _git_files(path: str) -> list[str] | None:
+    """The work tree's files below `path`, relative to it; None outside a work tree or without git."""
+    listed = _git(path, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+    return None if listed is None else [os.fsdecode(name) for name in listed.split(b"\0") if name]
+
+
+def git_top_level(path: str) -> str | None:
+    """The top of the git work tree holding `path`, or None."""
+    top = _git(path, "rev-parse", "--show-toplevel")
+    return os.path.normpath(os.fsdecode(top.strip())) if top else None
 
 
 def _not_ignored(path: str, walked: list[str]) -> list[str]:

@@ -15,11 +15,12 @@ TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on ev
 if TYPE_CHECKING:
     from types import ModuleType
 
-MODULES = ("check", "index", "rules", "rule")
+MODULES = ("check", "index", "rules", "rule", "explain_rules")
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
 def load(named: str | None = None) -> list[ModuleType]:
     """The module of the command `named`, if it is one; else every command module, in registry order."""
-    chosen = [named] if named in MODULES else MODULES
+    module = named.replace("-", "_") if named else None  # `explain-rules` is commands/explain_rules.py
+    chosen = [module] if module in MODULES else MODULES
     return [importlib.import_module(f"{__name__}.{name}") for name in chosen]

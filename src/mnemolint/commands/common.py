@@ -76,5 +76,5 @@ def settings_from_args(args: argparse.Namespace, start: str) -> Settings:
     if settings.options["now"]:
         from mnemolint.clock import parse
 
-        parse(settings.options["now"])  # a bad value is a usage error before anything runs
+        parse(str(settings.options["now"]))  # a bad value is a usage error before anything runs
     return settings

@@ -297,7 +297,7 @@ def discover(paths: list[str], settings: Settings) -> Tree:
             if os.path.isdir(rules_dir):
                 walk.walk(rules_dir, rules_dir)
                 focus.add(rules_dir)
-    tree = Tree(os.path.commonpath(roots) if roots else os.getcwd(), settings.options["agents"])
+    tree = Tree(os.path.commonpath(roots) if roots else os.getcwd(), list(settings.options["agents"]))  # type: ignore[call-overload]
     tree.links = walk.links
     _build(tree, walk, settings)
     if explicit_files or _context_outside(tree, focus):

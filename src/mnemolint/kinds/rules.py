@@ -140,8 +140,13 @@ def _read(document: Document, reader: Reader, limit: int) -> Reading:
         value: object = fields.get("paths")
         wave = [globs.compile_wave(pattern, limit) for pattern in globs.wave_values(value)]
         return Reading(reader, value, wave, not wave)
+    from mnemolint.parse import frontmatter
+
     front = document.frontmatter
-    value = front.data.get("paths") if isinstance(front.data, dict) else None
+    data = front.data
+    if front.status == frontmatter.INVALID:  # Claude Code quotes special values and tries again
+        data = frontmatter.requoted(front.yaml_lines, document.options["yaml-max-depth"])
+    value = data.get("paths") if isinstance(data, dict) else None
     written = globs.claude_values(value)
     if globs.unconditional_for_claude(written):
         return Reading(reader, value, [], True)

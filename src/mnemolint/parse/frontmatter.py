@@ -249,6 +249,28 @@ def _parse(result: FrontMatter, text: str, max_depth: int) -> None:
     result.status, result.data = OK, data
 
 
+# Claude Code's second try at invalid frontmatter (frontmatterParser.ts:79-121, 148-160): values
+# holding a YAML special character are quoted, then the block is parsed again.
+_VALUE = re.compile(r"^(\s*(?:-\s+|[^\s#:-][^:]*:\s+))([^\s\"'].*?)\s*$")
+_SPECIAL = re.compile(r"[*&!{}\[\]|>%@`]")
+
+
+def requoted(yaml_lines: list[str], max_depth: int) -> dict[str, Any] | None:
+    """The mapping Claude Code gets from a block plain YAML refused, after quoting every value that
+    holds a special character (`- **/*.md` becomes `- "**/*.md"`); None when that fails too."""
+    lines = []
+    for line in yaml_lines:
+        match = _VALUE.match(line)
+        value = match.group(2) if match else ""
+        if match and _SPECIAL.search(value) and value not in (">", "|", ">-", "|-", ">+", "|+"):
+            escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+            line = f'{match.group(1)}"{escaped}"'
+        lines.append(line)
+    retried = FrontMatter()
+    _parse(retried, "\n".join(lines), max_depth)
+    return retried.data if retried.status == OK else None
+
+
 def _load(text: str) -> Any:
     loader = _make_loader(text)
     try:

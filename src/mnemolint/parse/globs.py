@@ -31,6 +31,7 @@ MINIMATCH_MAX_LENGTH = 65_536  # minimatch throws on a longer pattern
 OUTSIDE = "outside"  # absolute, `./`, drive letter, `..`: the relative path never has that form
 SYNTAX = "syntax"  # unbalanced braces or brackets, too long, too many expansions
 NEGATED = "negated"  # `!x`: Wave applies the rule to every file but those; Claude Code to none
+_NAMED_GROUP = re.compile(r"\(\?P<\w+>")
 
 
 class GlobError(ValueError):
@@ -137,23 +138,24 @@ def expand_braces(pattern: str, limit: int) -> list[str]:
 
 
 def _first_group(pattern: str) -> tuple[int, int, list[str]] | None:
-    """The first `{…}` holding a top-level comma: where it starts and ends, and its options."""
-    for start, char in enumerate(pattern):
-        if char != "{":
-            continue
-        depth = 0
-        for end in range(start, len(pattern)):
-            if pattern[end] == "{":
-                depth += 1
-            elif pattern[end] == "}":
-                depth -= 1
-                if not depth:
-                    inner = pattern[start + 1 : end]
-                    options = split_commas(inner)
-                    if len(options) > 1:
-                        return start, end, options
-                    break
-    return None
+    """The first `{…}` holding a top-level comma: where it starts and ends, and its options.
+    One pass with a stack (a scan from each `{` to its close was quadratic: deeply nested braces
+    without commas took seconds)."""
+    open_groups: list[list] = []  # [start, holds a top-level comma]
+    first: tuple[int, int] | None = None
+    for position, char in enumerate(pattern):
+        if char == "{":
+            open_groups.append([position, False])
+        elif char == "," and open_groups:
+            open_groups[-1][1] = True
+        elif char == "}" and open_groups:
+            start, comma = open_groups.pop()
+            if comma and (first is None or start < first[0]):
+                first = (start, position)
+    if first is None:
+        return None
+    start, end = first
+    return start, end, split_commas(pattern[start + 1 : end])
 
 
 def outside_form(pattern: str, style: str) -> str | None:
@@ -227,7 +229,9 @@ def compile_claude(written: str, limit: int) -> list[Glob]:
         except Exception as error:  # noqa: BLE001 - pathspec's own refusal of a pattern
             found.append(Glob(written, pattern, SYNTAX, str(error), None))
             continue
-        regex = re.compile(compiled.regex.pattern, re.IGNORECASE) if compiled.regex is not None else None
+        # pathspec names a group (`ps_d`) in every pattern: unnamed, so that WAV002 can join them.
+        source = _NAMED_GROUP.sub("(?:", compiled.regex.pattern) if compiled.regex is not None else None
+        regex = re.compile(source, re.IGNORECASE) if source is not None else None
         found.append(Glob(written, pattern, None, "", regex))
     return found
 

@@ -16,8 +16,9 @@ from mnemolint.options import MAX_FILE_BYTES
 from mnemolint.parse.document import Document
 from mnemolint.rules.base import EVERY_FILE, TREE, Family, rule
 
-# `@AGENTS.md` / `@./AGENTS.md` as Claude Code imports it: `@` at the start or after a space.
-_IMPORTS_AGENTS = re.compile(r"(?:^|\s)@(?:\./)?AGENTS\.md(?=$|[\s#])", re.M)
+# An `@path` import as Claude Code finds it: `@` at the start of a line or after a space
+# (claudemd.ts:18-25); the path ends at whitespace, a `#fragment` is stripped.
+_IMPORT = re.compile(r"(?:^|\s)@([^\s#]+)")
 
 
 @rule(
@@ -37,28 +38,54 @@ def claude_md_shadowed(tree: Tree, options: dict) -> Iterator[Hit]:
         agents, claude = files.get(AGENTS_MD), files.get(CLAUDE_MD)
         if agents is None or claude is None or not (agents.readable and claude.readable):
             continue
-        if claude.text.strip() == agents.text.strip() or _imports_agents(claude):  # type: ignore[union-attr]
+        if claude.text.strip() == agents.text.strip() or _imports(claude, agents.path):  # type: ignore[union-attr]
             continue
+        astray = next(
+            (found.group(1) for found in _IMPORT.finditer(claude.text or "") if found.group(1).endswith(AGENTS_MD)),
+            None,
+        )
+        if astray:
+            mentioned = (
+                f" `@{astray}` resolves relative to this file, not to the `AGENTS.md` beside it, and Claude Code "
+                "drops an import it cannot find silently."
+            )
+        elif AGENTS_MD in (claude.text or ""):
+            mentioned = (
+                " Naming or linking `AGENTS.md` is not importing it: Claude Code loads it only if the model "
+                "decides to open it."
+            )
+        else:
+            mentioned = ""
         yield Hit(
             "`AGENTS.md` sits beside this file: Wave reads `AGENTS.md` and ignores `CLAUDE.md` here, and Claude "
             "Code reads only `CLAUDE.md` (it never reads `AGENTS.md`), so the two agents get different "
-            "instructions. Keep one text: make this file `@AGENTS.md` (Claude Code then imports it), or make "
-            "the two the same.",
+            f"instructions.{mentioned} Keep one text: make this file `@AGENTS.md` (Claude Code then imports it), "
+            "or make the two the same.",
             path=claude.path,
         )
 
 
-def _imports_agents(document: Document) -> bool:
-    """Whether `CLAUDE.md` imports the `AGENTS.md` beside it outside code (CLD005's concern)."""
+def _imports(document: Document, target: str) -> bool:
+    """Whether `document` (a `CLAUDE.md`) imports `target` outside code: an `@path` resolved as
+    Claude Code resolves it, relative to the importing file, `@~/` from home, `@/` absolute."""
     text = document.text or ""
-    if "@" not in text or not _IMPORTS_AGENTS.search(text):
+    if "@" not in text:
         return False
-    from mnemolint.parse.markdown import code_lines
+    folder = os.path.dirname(document.path)
+    code: set[int] | None = None
+    for number, line in enumerate(document.lines, start=1):
+        for match in _IMPORT.finditer(line):
+            written = match.group(1)
+            path = os.path.expanduser(written) if written.startswith("~/") else os.path.join(folder, written)
+            if os.path.normpath(path) != target:
+                continue
+            if code is None:
+                from mnemolint.parse.markdown import code_lines
 
-    code = code_lines(text) or set()
-    return any(
-        _IMPORTS_AGENTS.search(line) and number not in code for number, line in enumerate(document.lines, start=1)
-    )
+                code = code_lines(text) or set()
+            if number not in code and f"`{match.group(0).strip()}`" not in line:
+                return True
+    return False
 
 
 @rule(

@@ -53,13 +53,27 @@ def _yaml_paths(document: Document) -> tuple[bool, object]:
     return True, data["paths"]
 
 
+def _mistyped(document: Document) -> bool:
+    """Whether `paths` has a YAML type no agent expects (WAV001's finding, which the glob rules
+    leave to it rather than judge Wave's string of `42` as a pattern)."""
+    present, value = _yaml_paths(document)
+    if not present or value is None or isinstance(value, str):
+        return False
+    return not (isinstance(value, list) and all(isinstance(item, str) for item in value))
+
+
 def _line_of(document: Document, written: str) -> int | None:
     """The line of `paths` that holds `written` (a list item), else the `paths` key's line."""
     front = document.frontmatter
     key = front.key_line("paths")
     if key is None:
         return None
-    for number in range(key, front.close_line or key + 1):
+    numbers = range(key, front.close_line or key + 1)
+    for number in numbers:  # the item that is this pattern (`/src/**` is also inside `./src/**`)
+        item = document.lines[number - 1].strip()
+        if item.startswith("-") and item[1:].strip().strip("\"'") == written:
+            return number
+    for number in numbers:
         if written and written in document.lines[number - 1]:
             return number
     return key
@@ -83,17 +97,22 @@ def _by_pattern(readings: list[Reading], problem: str) -> dict[str, tuple[list[R
     ERROR,
     reads=(RULE_FILE,),
     summary="`paths` is not a string or a list of strings.",
+    options=(GLOB_MAX_EXPANSIONS,),
 )
 def rule_paths_type(document: Document, options: dict) -> Iterator[Hit]:
-    present, value = _yaml_paths(document)
-    if not present or value is None or isinstance(value, str):
+    if not _mistyped(document):
         return
-    if isinstance(value, list) and all(isinstance(item, str) for item in value):
-        return
-    shape = _shape(value)
+    _, value = _yaml_paths(document)
+    effects = []
+    for reading in _readings(document, options):
+        if reading.unconditional:
+            effects.append(f"{reading.reader.title} finds no pattern in it and injects the rule for every file")
+        else:
+            patterns = ", ".join(f"`{glob.pattern}`" for glob in reading.globs)
+            effects.append(f"{reading.reader.title} reads the text as the pattern {patterns}")
     yield Hit(
-        f"`paths` is {shape}: the agents take a string or a list of strings, so this rule is not scoped as "
-        'written. Write a list of quoted globs (`- "src/**/*.ts"`).',
+        f"`paths` is {_shape(value)}, not a string or a list of strings: {'; '.join(effects)}. "
+        'Write a list of quoted globs (`- "src/**/*.ts"`).',
         line=document.frontmatter.key_line("paths"),
     )
 
@@ -131,13 +150,21 @@ def rule_glob_unmatched(container: RulesDir, options: dict) -> Iterator[Hit]:
             if document.readable
             for reading in container.reading(document, options["glob-max-expansions"])
             if reading.reader is reader and not reading.unconditional and not misread(document, reading)
+            and not _mistyped(document)
             for glob in reading.globs
             if glob.problem is None and glob.regex is not None
         ]
-        for document, glob in _unmatched(pending, container.project.files()):
+        # A written pattern is dead only when none of its brace expansions matches a file.
+        unmatched = {id(glob) for _, glob in _unmatched(pending, container.project.files())}
+        dead: dict[tuple[str, str], tuple[Document, bool]] = {}
+        for document, glob in pending:
             key = (document.path, glob.written)
-            entry = live.setdefault(key, (document, [], 0))
-            entry[1].append(reader)
+            dead[key] = (document, dead.get(key, (document, True))[1] and id(glob) in unmatched)
+        for key, (document, is_dead) in dead.items():
+            if is_dead:
+                entry = live.setdefault(key, (document, [], 0))
+                if reader not in entry[1]:
+                    entry[1].append(reader)
     for (_, written), (document, readers, _) in live.items():
         yield Hit(
             f"`{written}` matches no file of the project for {agents(readers)}, so the rule is never injected "
@@ -323,16 +350,22 @@ def misread(document: Document, reading: Reading) -> str | None:
     present, truth = _yaml_paths(document)
     if reading.reader is not WAVE or not present or not isinstance(truth, (str, list)):
         return None
+    if isinstance(truth, list) and not all(isinstance(item, str) for item in truth):
+        return None  # not a list of strings: WAV001's finding
     intended = _intended(truth)
     got = globs.wave_values(reading.value)
     if got == intended or not intended:
         return None
+    if reading.value is None:  # no `paths` at all: not "reads `None`"
+        hidden = " (a byte-order mark hides the whole frontmatter from it)" if (document.text or "")[:1] == "\ufeff" else ""
+        return f"it finds no `paths`{hidden}, so it applies the rule to every file"
     if isinstance(reading.value, str) and reading.value.startswith("[") and isinstance(truth, list):
         return f"a flow list stays the one literal pattern `{reading.value}`, a character class matching one-character names"
     if isinstance(truth, str) and len(intended) > 1:
         split = "commas" if len(globs.split_commas(truth)) > 1 else "spaces"
         return f"a string is one pattern, never split on {split}, so `{_short(truth)}` matches nothing"
-    return f"it reads `{_short(str(reading.value))}` where YAML has {_show(intended)}"
+    shown = _show(got) if isinstance(reading.value, list) else f"`{_short(str(reading.value))}`"
+    return f"it reads {shown} where YAML has {_show(intended)}"
 
 
 @rule(
@@ -349,9 +382,11 @@ def rule_paths_misread(document: Document, options: dict) -> Iterator[Hit]:
         if why:
             _, truth = _yaml_paths(document)
             items = ", ".join(f'`- "{pattern}"`' for pattern in _intended(truth))  # type: ignore[arg-type]
+            advice = f"Write a block list, one item per line under `paths:` ({items}): every reader gets that right."
+            if (document.text or "")[:1] == "\ufeff" and reading.value is None:
+                advice = "Save the file without the byte-order mark (TXT001 fixes it)."
             yield Hit(
-                f"Wave misreads `paths`: {why}. Write a block list, one item per line under `paths:` ({items}): "
-                "every reader gets that right.",
+                f"Wave misreads `paths`: {why}. {advice}",
                 line=document.frontmatter.key_line("paths"),
             )
 
@@ -406,8 +441,10 @@ def rule_shadowed(container: RulesDir, options: dict) -> Iterator[Hit]:
     options=(GLOB_MAX_EXPANSIONS,),
 )
 def rule_glob_root_only(document: Document, options: dict) -> Iterator[Hit]:
+    if _mistyped(document):
+        return
     for reading in _readings(document, options):
-        if reading.reader is not WAVE:
+        if reading.reader is not WAVE or _flow_literal(reading):  # WAV010 explains `[a.ts, b.ts]`
             continue
         for glob in reading.globs:
             body = glob.pattern.lstrip("!")
@@ -462,7 +499,8 @@ def rule_readme_loaded(document: Document, options: dict) -> Iterator[Hit]:
     always = all(reading.unconditional for reading in _readings(document, options))
     scope = "for every file" if always else "when its `paths` match"
     yield Hit(
-        f"{agents(container.readers) or 'The agent'} loads README.md as a rule, {scope}: no agent skips it. "
+        f"{agents(container.readers) or 'The agent'} {'load' if len(container.readers) > 1 else 'loads'} README.md "
+        f"as a rule, {scope}: no agent skips it. "
         "If it documents the rules dir for people, move it out of the dir."
     )
 

@@ -1,0 +1,1 @@
+export const get = (path: string) => fetch(path);

@@ -1,0 +1,80 @@
+"""`mnemolint explain-rules FILE [--agent wave|claude-code] [--all]`: what each agent injects when
+it reads FILE — project memory, always-on and matching rules, nested instruction files — and
+why, with the rules replaced by a later one and those a dangling link keeps from loading."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+from mnemolint.commands import EXIT_CLEAN
+from mnemolint.commands.common import add_config_argument, add_user_rules_argument
+from mnemolint.errors import ConfigError
+
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
+if TYPE_CHECKING:
+    import argparse
+
+    from mnemolint.explain import Entry, Explanation
+
+NAME = "explain-rules"
+HELP = "show which rules and instruction files an agent injects when it reads FILE, and why"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="the file the agent reads (it need not exist)")
+    parser.add_argument("--agent", choices=("wave", "claude-code"), help="only this agent (default: both)")
+    parser.add_argument("--all", action="store_true", help="also list the conditional rules that do not apply, and why")
+    parser.add_argument("--root", metavar="DIR", help="the folder the agent works in (default: found from FILE)")
+    parser.add_argument("--output-format", choices=("text", "json"), default="text")
+    add_user_rules_argument(parser)
+    add_config_argument(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from mnemolint.commands.common import settings_from_args, working_directory
+    from mnemolint.explain import explain, project_root
+    from mnemolint.readers import BY_NAME, READERS
+
+    working_directory()
+    root = os.path.abspath(args.root) if args.root else project_root(args.file)
+    if not os.path.isdir(root):
+        raise ConfigError(f"not a directory: {args.root}")
+    settings = settings_from_args(args, root)
+    readers = (BY_NAME[args.agent],) if args.agent else READERS
+    found = explain(args.file, root, settings, readers, args.all)
+    shown = os.path.relpath(os.path.abspath(args.file), root).replace(os.sep, "/")
+    if args.output_format == "json":
+        data = {"file": shown, "project": root, "agents": [explanation.as_dict() for explanation in found]}
+        json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write("\n".join(_text(explanation, shown, args.all) for explanation in found))
+    return EXIT_CLEAN
+
+
+def _text(found: Explanation, shown: str, show_all: bool) -> str:
+    from mnemolint.parse.textutil import visible
+
+    lines = [f"{found.reader.title}: what it injects when it reads {visible(shown)}"]
+    sections: list[tuple[str, list[str]]] = [
+        ("Project memory, always loaded", found.memory),
+        ("Always-on rules", [_entry(entry) for entry in found.always]),
+        ("Conditional rules that apply", [_entry(entry) for entry in found.applying]),
+        ("Nested instruction files, outermost first", found.nested),
+        ("Replaced by a later rule with the same id", [_entry(entry) for entry in found.replaced]),
+        ("Never loaded (a dangling link)", [_entry(entry) for entry in found.lost]),
+    ]
+    if show_all:
+        sections.append(("Conditional rules that do not apply", [_entry(entry) for entry in found.not_applying]))
+    for title, items in sections:
+        if items or title.startswith(("Always", "Conditional rules that apply")):
+            lines.append(f"  {title}:")
+            lines.extend(f"    {visible(item)}" for item in items or ["(none)"])
+    return "\n".join(lines) + "\n"
+
+
+def _entry(entry: Entry) -> str:
+    origin = " [user]" if entry.origin == "user" else ""
+    return f"{entry.path}{origin}" + (f" — {entry.why}" if entry.why else "")

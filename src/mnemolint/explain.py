@@ -1,0 +1,279 @@
+"""What an agent injects when it reads one file: `mnemolint explain-rules` (seed 000, path rules
+and nested memory; READERS.md §2, §4 and B). The same kinds, readings and matchers as the WAV
+rules, asked the other way round: not "does this glob match anything" but "what does this file
+bring into context, and why".
+"""
+
+from __future__ import annotations
+
+import os
+
+from mnemolint.kinds.instructions import AGENTS_MD, CLAUDE_LOCAL_MD, CLAUDE_MD
+from mnemolint.kinds.rules import HOMES, LOAD_ORDER, RulesDir
+from mnemolint.paths import upwards
+from mnemolint.readers import CLAUDE, WAVE, Reader
+
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
+if TYPE_CHECKING:
+    from mnemolint.config import Settings
+    from mnemolint.parse.document import Document
+
+OUTSIDE_BASE = "outside the base"  # seed 000, path rules 7: relativization failed, no match
+
+
+class Entry:
+    """One rule or instruction file in an explanation: its id, its path, where it comes from
+    (`user` or `project`) and why it is there or not (the pattern that matched, say)."""
+
+    __slots__ = ("id", "path", "origin", "why")
+
+    def __init__(self, id: str, path: str, origin: str, why: str = "") -> None:
+        self.id = id
+        self.path = path
+        self.origin = origin
+        self.why = why
+
+    def as_dict(self) -> dict[str, str]:
+        return {"rule": self.id, "path": self.path, "origin": self.origin, "why": self.why}
+
+
+class Explanation:
+    """What one agent injects for one file: project memory (always loaded), the unconditional
+    rules, the conditional rules that apply, the nested instruction files (outermost first), the
+    rules replaced by a later one with the same id, the rules a dangling link keeps from loading,
+    and (asked with --all) the conditional rules that do not apply."""
+
+    __slots__ = ("reader", "memory", "always", "applying", "nested", "replaced", "lost", "not_applying")
+
+    def __init__(self, reader: Reader) -> None:
+        self.reader = reader
+        self.memory: list[str] = []
+        self.always: list[Entry] = []
+        self.applying: list[Entry] = []
+        self.nested: list[str] = []
+        self.replaced: list[Entry] = []
+        self.lost: list[Entry] = []
+        self.not_applying: list[Entry] = []
+
+    def as_dict(self) -> dict[str, object]:
+        entries = ("always", "applying", "replaced", "lost", "not_applying")
+        found: dict[str, object] = {"agent": self.reader.name, "project_memory": self.memory, "nested": self.nested}
+        found.update({name: [entry.as_dict() for entry in getattr(self, name)] for name in entries})
+        return found
+
+
+def project_root(path: str) -> str:
+    """The folder an agent session reading `path` works in: the checkout of one of Wave's linked
+    worktrees (`<checkout>/.wave/worktrees/<name>/…`); else the current folder when `path` is in
+    it (an agent's workdir is where it was started); else the git work tree holding it, the
+    outermost folder above it holding `.wave` or `.claude`, or its own folder."""
+    absolute = os.path.abspath(path)
+    marker = os.sep + os.path.join(".wave", "worktrees") + os.sep
+    if marker in absolute:
+        return absolute.split(marker, 1)[0]
+    here = os.getcwd()
+    if absolute.startswith(here.rstrip(os.sep) + os.sep):
+        return here
+    folder = absolute if os.path.isdir(absolute) else os.path.dirname(absolute)
+    while not os.path.isdir(folder):  # FILE need not exist: start from what does
+        folder = os.path.dirname(folder)
+    from mnemolint.project import git_top_level
+
+    top = git_top_level(folder)
+    if top is not None:
+        return top
+    homes = [
+        current for current in upwards(folder) if any(os.path.isdir(os.path.join(current, home)) for home in HOMES)
+    ]
+    return homes[-1] if homes else folder
+
+
+def explain(path: str, root: str, settings: Settings, readers: tuple[Reader, ...], show_all: bool) -> list[Explanation]:
+    """What each of `readers` injects when it reads `path`, in the project at `root`."""
+    from mnemolint.discover.walk import discover
+
+    tree = discover([root], settings)
+    scan = _Scan(
+        os.path.abspath(path),
+        root,
+        [container for container in tree.containers if isinstance(container, RulesDir)],
+        [link.path for link in tree.links if link.problem == "dangling"],
+        int(settings.options["glob-max-expansions"]),  # type: ignore[call-overload]
+        show_all,
+    )
+    return [_for_wave(scan) if reader is WAVE else _for_claude(scan) for reader in readers]
+
+
+class _Scan:
+    """What both agents' explanations start from: the file, the project, its rules dirs, the
+    dangling links in them, and the chain of folders from the project down to the file."""
+
+    __slots__ = ("target", "root", "dirs", "dangling", "limit", "show_all", "chain")
+
+    def __init__(
+        self, target: str, root: str, dirs: list[RulesDir], dangling: list[str], limit: int, show_all: bool
+    ) -> None:
+        self.target = target
+        self.root = root
+        self.dirs = dirs
+        self.dangling = dangling
+        self.limit = limit
+        self.show_all = show_all
+        self.chain = _folders_between(root, target)
+
+    def lost(self, rules_dir: RulesDir, reader: Reader) -> dict[str, str]:
+        """Each rule of `rules_dir` that `reader` never loads because of a dangling link in it."""
+        lost: dict[str, str] = {}
+        for link in self.dangling:
+            if link.startswith(rules_dir.path + os.sep):
+                for rel in rules_dir.never_loaded(link).get(reader, []):
+                    lost.setdefault(os.path.join(rules_dir.path, *rel.split("/")), os.path.basename(link))
+        return lost
+
+
+def _folders_between(root: str, target: str) -> list[str]:
+    """The folders from `root` down to the one holding `target`, `root` first (none when outside)."""
+    folder = os.path.dirname(target)
+    rel = os.path.relpath(folder, root)
+    if rel == ".":
+        return [root]
+    if rel.startswith(".."):
+        return []
+    parts = rel.split(os.sep)
+    return [root] + [os.path.join(root, *parts[: index + 1]) for index in range(len(parts))]
+
+
+def _for_wave(scan: _Scan) -> Explanation:
+    """Wave: `AGENTS.md` of the workdir (else `CLAUDE.md`), its four rules dirs in load order with
+    later ids replacing earlier ones, and nested `AGENTS.md`/`CLAUDE.md` below the workdir."""
+    found = Explanation(WAVE)
+    root = scan.root
+    first = _first_existing(root, (AGENTS_MD, CLAUDE_MD))
+    found.memory = [_shown(first, root)] if first else []
+    loaded = [
+        rules_dir for rules_dir in scan.dirs if WAVE in rules_dir.readers and (rules_dir.user or rules_dir.base == root)
+    ]
+    registry: dict[str, tuple[RulesDir, Document]] = {}
+    for rules_dir in sorted(loaded, key=lambda rules_dir: LOAD_ORDER.index((rules_dir.user, rules_dir.home))):
+        lost = scan.lost(rules_dir, WAVE)
+        for document in rules_dir.rules:
+            if document.path in lost:
+                found.lost.append(_entry(rules_dir, document, root, f"after the dangling link `{lost[document.path]}`"))
+                continue
+            if document.rel in registry:
+                earlier_dir, earlier = registry[document.rel]
+                found.replaced.append(_entry(earlier_dir, earlier, root, f"replaced by {_shown(document.path, root)}"))
+            registry[document.rel] = (rules_dir, document)
+    for rules_dir, document in registry.values():
+        _judge(found, rules_dir, document, scan)
+    found.nested = [
+        _shown(name, root) for folder in scan.chain[1:] if (name := _first_existing(folder, (AGENTS_MD, CLAUDE_MD)))
+    ]
+    return found
+
+
+def _for_claude(scan: _Scan) -> Explanation:
+    """Claude Code: `CLAUDE.md`, `.claude/CLAUDE.md`, `CLAUDE.local.md` and `.claude/rules` of each
+    folder from the one it works in down to the file's (never `AGENTS.md`), user rules first."""
+    found = Explanation(CLAUDE)
+    root = scan.root
+    names = (CLAUDE_MD, os.path.join(CLAUDE.home, CLAUDE_MD), CLAUDE_LOCAL_MD)
+    found.memory = [
+        _shown(os.path.join(root, name), root) for name in names if os.path.isfile(os.path.join(root, name))
+    ]
+    found.nested = [
+        _shown(os.path.join(folder, name), root)
+        for folder in scan.chain[1:]
+        for name in names
+        if os.path.isfile(os.path.join(folder, name))
+    ]
+    folders = set(scan.chain)
+    loaded = [
+        rules_dir
+        for rules_dir in scan.dirs
+        if CLAUDE in rules_dir.readers and (rules_dir.user or rules_dir.base in folders)
+    ]
+    for rules_dir in sorted(loaded, key=lambda rules_dir: (not rules_dir.user, rules_dir.path)):
+        lost = scan.lost(rules_dir, CLAUDE)
+        for document in rules_dir.rules:
+            if document.path in lost:
+                why = f"the dangling link `{lost[document.path]}` drops its directory"
+                found.lost.append(_entry(rules_dir, document, root, why))
+            else:
+                _judge(found, rules_dir, document, scan)
+    return found
+
+
+def _judge(found: Explanation, rules_dir: RulesDir, document: Document, scan: _Scan) -> None:
+    """File one rule as always on, applying (with the pattern that matched) or not applying."""
+    root = scan.root
+    reading = next(reading for reading in rules_dir.reading(document, scan.limit) if reading.reader is found.reader)
+    if reading.unconditional:
+        found.always.append(_entry(rules_dir, document, root))
+        return
+    base = root if rules_dir.user else rules_dir.base
+    rel = _relative(scan.target, base)
+    if rel is None:
+        why = OUTSIDE_BASE
+        matched = None
+    else:
+        matched = _matching(reading.globs, rel, found.reader)
+        why = (
+            f"`{matched}` matched"
+            if matched
+            else "no pattern matched (" + ", ".join(f"`{glob.written}`" for glob in reading.globs) + ")"
+        )
+    if matched:
+        found.applying.append(_entry(rules_dir, document, root, why))
+    elif scan.show_all:
+        found.not_applying.append(_entry(rules_dir, document, root, why))
+
+
+def _matching(globs: list, rel: str, reader: Reader) -> str | None:
+    """The pattern through which a rule applies to `rel`, as the agent decides it: for Wave any
+    pattern alone (a `!x` one applies to what it does not name); for Claude Code gitignore's
+    last-match-wins over all of them."""
+    if reader is WAVE:
+        for glob in globs:
+            if glob.problem is None and glob.matches(rel):
+                return glob.written
+            if glob.negated and glob.regex is not None and not glob.matches(rel):
+                return glob.written
+        return None
+    matched = None
+    for glob in globs:
+        if glob.negated:
+            from pathspec.patterns.gitwildmatch import GitWildMatchPattern
+
+            excluded = GitWildMatchPattern(glob.pattern[1:].lower()).regex
+            if matched and excluded is not None and excluded.match(rel.lower()):
+                matched = None
+        elif glob.problem is None and glob.matches(rel):
+            matched = glob.written
+    return matched
+
+
+def _relative(target: str, base: str) -> str | None:
+    from mnemolint.project import checkout_relative
+
+    rel = os.path.relpath(target, base)
+    if rel.startswith("..") or os.path.isabs(rel):
+        return None
+    return checkout_relative(rel.replace(os.sep, "/"))
+
+
+def _entry(rules_dir: RulesDir, document: Document, root: str, why: str = "") -> Entry:
+    return Entry(document.rel, _shown(document.path, root), "user" if rules_dir.user else "project", why)
+
+
+def _first_existing(folder: str, names: tuple[str, ...]) -> str | None:
+    for name in names:
+        path = os.path.join(folder, name)
+        if os.path.isfile(path):
+            return path
+    return None
+
+
+def _shown(path: str, root: str) -> str:
+    rel = os.path.relpath(path, root)
+    return path if rel.startswith("..") else rel.replace(os.sep, "/")
