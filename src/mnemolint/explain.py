@@ -10,7 +10,7 @@ import os
 
 from mnemolint.kinds.instructions import AGENTS_MD, CLAUDE_LOCAL_MD, CLAUDE_MD
 from mnemolint.kinds.rules import HOMES, LOAD_ORDER, RulesDir
-from mnemolint.paths import upwards
+from mnemolint.paths import inside, upwards
 from mnemolint.readers import CLAUDE, WAVE, Reader
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
@@ -64,22 +64,23 @@ class Explanation:
 
 def project_root(path: str) -> str:
     """The folder an agent session reading `path` works in: the checkout of one of Wave's linked
-    worktrees (`<checkout>/.wave/worktrees/<name>/…`); else the current folder when `path` is in
-    it (an agent's workdir is where it was started); else the git work tree holding it, the
-    outermost folder above it holding `.wave` or `.claude`, or its own folder."""
+    worktrees (`<checkout>/.wave/worktrees/<name>/…`); else the current folder when it holds
+    `path` and lies in the same git work tree (an agent's workdir is where it was started); else
+    that work tree's top; else the outermost folder above `path` holding `.wave` or `.claude`,
+    or its own folder."""
     absolute = os.path.abspath(path)
     marker = os.sep + os.path.join(".wave", "worktrees") + os.sep
     if marker in absolute:
         return absolute.split(marker, 1)[0]
-    here = os.getcwd()
-    if absolute.startswith(here.rstrip(os.sep) + os.sep):
-        return here
     folder = absolute if os.path.isdir(absolute) else os.path.dirname(absolute)
     while not os.path.isdir(folder):  # FILE need not exist: start from what does
         folder = os.path.dirname(folder)
     from mnemolint.project import git_top_level
 
+    here = os.getcwd()
     top = git_top_level(folder)
+    if inside(absolute, here) and (top is None or inside(here, top)):
+        return here
     if top is not None:
         return top
     homes = [
@@ -132,13 +133,14 @@ class _Scan:
 
 
 def _folders_between(root: str, target: str) -> list[str]:
-    """The folders from `root` down to the one holding `target`, `root` first (none when outside)."""
+    """The folders from `root` down to the one holding `target`, `root` first (`root` alone when
+    `target` is outside it)."""
     folder = os.path.dirname(target)
     rel = os.path.relpath(folder, root)
     if rel == ".":
         return [root]
     if rel.startswith(".."):
-        return []
+        return [root]  # the workdir's own files still load; no folder below it is entered
     parts = rel.split(os.sep)
     return [root] + [os.path.join(root, *parts[: index + 1]) for index in range(len(parts))]
 
