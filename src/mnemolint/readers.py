@@ -11,23 +11,29 @@ from __future__ import annotations
 class Reader:
     """An agent's reader. `home` is its per-user and per-project directory (`.wave`, `.claude`),
     which also holds its auto-memory dirs (`<home>/projects/<id>/memory`); `reads_metadata_block`
-    says whether a field nested under `metadata:` counts as that field."""
+    says whether a field nested under `metadata:` counts as that field; `strips_index_markup`
+    whether it removes the frontmatter and block-level HTML comments of `MEMORY.md` before it
+    counts the load caps (`load.py`)."""
 
-    __slots__ = ("name", "title", "home", "reads_metadata_block")
+    __slots__ = ("name", "title", "home", "reads_metadata_block", "strips_index_markup")
 
-    def __init__(self, name: str, title: str, home: str, *, reads_metadata_block: bool) -> None:
+    def __init__(
+        self, name: str, title: str, home: str, *, reads_metadata_block: bool, strips_index_markup: bool
+    ) -> None:
         self.name = name
         self.title = title
         self.home = home
         self.reads_metadata_block = reads_metadata_block
+        self.strips_index_markup = strips_index_markup
 
     def __repr__(self) -> str:
         return f"<Reader {self.name}>"
 
 
-# Wave's hand-written frontmatter reader takes `metadata:` as a plain string (READERS.md §1).
-WAVE = Reader("wave", "Wave", ".wave", reads_metadata_block=False)
-CLAUDE = Reader("claude", "Claude Code", ".claude", reads_metadata_block=True)
+# Wave's hand-written frontmatter reader takes `metadata:` as a plain string (READERS.md §1) and
+# counts MEMORY.md raw (§3); Claude Code strips its frontmatter and block comments first (§B).
+WAVE = Reader("wave", "Wave", ".wave", reads_metadata_block=False, strips_index_markup=False)
+CLAUDE = Reader("claude", "Claude Code", ".claude", reads_metadata_block=True, strips_index_markup=True)
 
 READERS = (WAVE, CLAUDE)
 AGENT_HOMES = tuple(reader.home for reader in READERS)
