@@ -14,7 +14,6 @@ Pure text in, facts out: nothing here reads a file, imports Markdown or YAML, or
 from __future__ import annotations
 
 import re
-from decimal import ROUND_HALF_UP, Decimal
 
 from mnemolint.parse.frontmatter import fences
 from mnemolint.parse.textutil import js_trim, utf16_len, utf16_prefix_index
@@ -111,7 +110,17 @@ class Load:
     own warning text, None when nothing was cut.
     """
 
-    __slots__ = ("reader", "lines", "chars", "over_lines", "over_chars", "loaded", "remainder", "loaded_lines", "warning")
+    __slots__ = (
+        "reader",
+        "lines",
+        "chars",
+        "over_lines",
+        "over_chars",
+        "loaded",
+        "remainder",
+        "loaded_lines",
+        "warning",
+    )
 
     def __init__(self, reader: Reader) -> None:
         self.reader = reader
@@ -161,13 +170,26 @@ def load(text: str, reader: Reader, max_lines: int = 200, max_chars: int = 25_00
 def _warning(result: Load, dropped: list[str], kept_units: int, max_lines: int, max_chars: int) -> str:
     """The agent's own text: Wave's names the loss (memoryEntrypoint.ts:73-99), Claude Code's its size
     in KB (memdir.ts:87-97)."""
-    advice = f"Keep index entries to one line under ~{_ADVICE_CHARS[result.reader.name]} chars; move detail into topic files."
+    advice = (
+        f"Keep index entries to one line under ~{_ADVICE_CHARS[result.reader.name]} chars; "
+        "move detail into topic files."
+    )
     if result.reader.strips_index_markup:
         size, limit = kilobytes(result.chars), kilobytes(max_chars)
-        reason = _reason(result, f"{size} (limit: {limit}) — index entries are too long", f"{result.lines} lines and {size}", max_lines)
+        reason = _reason(
+            result,
+            f"{size} (limit: {limit}) — index entries are too long",
+            f"{result.lines} lines and {size}",
+            max_lines,
+        )
         return f"> WARNING: MEMORY.md is {reason}. Only part of it was loaded. {advice}"
     chars = f"{result.chars} characters"
-    reason = _reason(result, f"{chars} (limit: {max_chars}) — index entries are too long", f"{result.lines} lines and {chars}", max_lines)
+    reason = _reason(
+        result,
+        f"{chars} (limit: {max_chars}) — index entries are too long",
+        f"{result.lines} lines and {chars}",
+        max_lines,
+    )
     if result.loaded_lines <= 1:
         cut = f"everything after the first {kept_units} characters of line 1 was cut off"
     else:
@@ -195,6 +217,8 @@ def kilobytes(size: int) -> str:
     (the value is exact in binary), a trailing `.0` dropped; `N bytes` under 1 KB."""
     if size < 1024:
         return f"{size} bytes"
+    from decimal import ROUND_HALF_UP, Decimal
+
     value, unit = Decimal(size) / 1024, "KB"
     for larger in ("MB", "GB"):
         if value < 1024:
