@@ -84,11 +84,16 @@ def memory_dir_settings(args: argparse.Namespace, given: str) -> tuple[str, Sett
     if os.path.islink(directory):
         raise ConfigError(f"{given} is a symlink: give the memory dir it points to")
     settings = settings_from_args(args, directory)
+    claim_memory_dir(settings, directory)
+    return directory, settings
+
+
+def claim_memory_dir(settings: Settings, directory: str) -> None:
+    """Make `directory` a memory dir in `settings` (a `memory-dirs` glob matching it alone)."""
     from wcmatch import glob
 
     rel = os.path.relpath(directory, settings.root).replace(os.sep, "/")
     settings.memory_dirs = [*settings.memory_dirs, glob.escape(rel)]
-    return directory, settings
 
 
 def find_memory_dir(directory: str, settings: Settings) -> MemoryDir:
