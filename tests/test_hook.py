@@ -293,3 +293,26 @@ def test_the_settings_snippets_install_the_hook_for_write_edit_and_multiedit() -
         [command] = entry["hooks"]
         assert command == {"type": "command", "command": f"mnemolint hook post-tool-use --agent {agent}"}
         assert (hooks / agent / "README.md").is_file()
+
+
+def test_the_readme_example_is_what_the_hook_says(tmp_path: Path) -> None:
+    """README "Use it from your agent": an index of 230 lines, 7 of them long."""
+    lines = []
+    for number in range(230):
+        line = f"- [T{number}](t{number}.md) — t{number} notes"
+        lines.append(line + " " + "detail " * 27 if number in (2, 8, 11, 39, 40, 90, 91) else line)
+    home = "home/me/.claude/projects/p/memory"
+    files: dict[str, str | bytes] = {f"{home}/MEMORY.md": "\n".join(lines) + "\n"}
+    files.update({f"{home}/t{number}.md": TOPIC.format(f"t{number}", "Body.") for number in range(230)})
+    write_tree(tmp_path, files)
+    stdin = json.dumps(
+        {
+            "hook_event_name": "PostToolUse",
+            "tool_name": "Write",
+            "tool_input": {"file_path": f"{tmp_path}/{home}/MEMORY.md"},
+        }
+    )
+    text = context(run_cli("hook", "post-tool-use", stdin=stdin))
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    shown = readme.split("Wave on stderr):\n\n```text\n", 1)[1].split("```", 1)[0]
+    assert text.replace(str(tmp_path), "") + "\n" == shown
