@@ -316,3 +316,42 @@ def test_the_readme_example_is_what_the_hook_says(tmp_path: Path) -> None:
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     shown = readme.split("Wave on stderr):\n\n```text\n", 1)[1].split("```", 1)[0]
     assert text.replace(str(tmp_path), "") + "\n" == shown
+
+
+@pytest.mark.parametrize(
+    ("path", "memory"),
+    [
+        ("/h/.claude/projects/p/memory/MEMORY.md", True),
+        ("/h/.claude/projects/p/memory/sub/topic.md", True),
+        ("/h/.wave/projects/p/memory/topic.md", True),
+        ("/repo/notes/MEMORY.md", True),
+        ("/repo/.wave/rules/ts.md", True),
+        ("/repo/.claude/rules/deep/ts.md", True),
+        ("/repo/.wave/rules/notes.txt", True),  # not loaded as a rule: a finding of its own
+        ("/repo/.ai-memory/20261201/daily.md", True),
+        ("/repo/packages/api/AGENTS.md", True),
+        ("/repo/CLAUDE.local.md", True),
+        ("/h/.claude/projects/p/memory/data.json", False),
+        ("/repo/notes/topic.md", False),  # a memory dir known only by its MEMORY.md: not by name
+        ("/repo/src/rules/a.md", False),
+        ("/repo/README.md", False),
+    ],
+)
+def test_memory_is_recognised_by_its_path_alone(path: str, memory: bool) -> None:
+    from mnemolint.commands.hook import in_memory
+
+    assert in_memory(path) is memory
+
+
+def test_an_instruction_file_with_nothing_to_say_is_silent(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"CLAUDE.md": "# Project\n"})
+    stdin = json.dumps({"tool_name": "Edit", "tool_input": {"file_path": "CLAUDE.md"}, "cwd": str(tmp_path)})
+    process = run_cli("hook", "post-tool-use", stdin=stdin)
+    assert (process.returncode, process.stdout, process.stderr) == (0, "", "")
+
+
+def test_a_relative_path_without_a_cwd_is_not_guessed(tmp_path: Path) -> None:
+    memory(tmp_path, index_of(230), count=230)
+    stdin = json.dumps({"tool_name": "Write", "tool_input": {"file_path": f"{MEMORY}/MEMORY.md"}})
+    process = run_cli("hook", "post-tool-use", stdin=stdin, cwd=tmp_path)
+    assert (process.returncode, process.stdout) == (0, "")
