@@ -11,26 +11,41 @@ from __future__ import annotations
 class Reader:
     """An agent's reader. `home` is its per-user and per-project directory (`.wave`, `.claude`),
     which also holds its auto-memory dirs (`<home>/projects/<id>/memory`); `reads_metadata_block`
-    says whether a field nested under `metadata:` counts as that field; `glob_style` how it
-    matches rule globs (`minimatch` or `gitignore`, parse/globs.py)."""
+    says whether a field nested under `metadata:` counts as that field; `strips_index_markup`
+    whether it removes the frontmatter and block-level HTML comments of `MEMORY.md` before it
+    counts the load caps (`load.py`); `glob_style` how it matches rule globs (`minimatch` or
+    `gitignore`, parse/globs.py)."""
 
-    __slots__ = ("name", "title", "home", "reads_metadata_block", "glob_style")
+    __slots__ = ("name", "title", "home", "reads_metadata_block", "strips_index_markup", "glob_style")
 
-    def __init__(self, name: str, title: str, home: str, *, reads_metadata_block: bool, glob_style: str) -> None:
+    def __init__(
+        self,
+        name: str,
+        title: str,
+        home: str,
+        *,
+        reads_metadata_block: bool,
+        strips_index_markup: bool,
+        glob_style: str,
+    ) -> None:
         self.name = name
         self.title = title
         self.home = home
         self.reads_metadata_block = reads_metadata_block
+        self.strips_index_markup = strips_index_markup
         self.glob_style = glob_style
 
     def __repr__(self) -> str:
         return f"<Reader {self.name}>"
 
 
-# Wave's hand-written frontmatter reader takes `metadata:` as a plain string (READERS.md §1).
+# Wave's hand-written frontmatter reader takes `metadata:` as a plain string (READERS.md §1) and
+# counts MEMORY.md raw (§3); Claude Code strips its frontmatter and block comments first (§B).
 # Rule globs: Wave matches with minimatch, Claude Code with gitignore semantics (parse/globs.py).
-WAVE = Reader("wave", "Wave", ".wave", reads_metadata_block=False, glob_style="minimatch")
-CLAUDE = Reader("claude-code", "Claude Code", ".claude", reads_metadata_block=True, glob_style="gitignore")
+WAVE = Reader("wave", "Wave", ".wave", reads_metadata_block=False, strips_index_markup=False, glob_style="minimatch")
+CLAUDE = Reader(
+    "claude-code", "Claude Code", ".claude", reads_metadata_block=True, strips_index_markup=True, glob_style="gitignore"
+)
 
 READERS = (WAVE, CLAUDE)
 AGENT_HOMES = tuple(reader.home for reader in READERS)

@@ -11,6 +11,7 @@ from mnemolint.errors import ConfigError
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
     from mnemolint.config import Settings
+    from mnemolint.kinds.memory import MemoryDir
 
 
 def codes(value: str) -> list[str]:
@@ -78,3 +79,39 @@ def settings_from_args(args: argparse.Namespace, start: str) -> Settings:
 
         parse(str(settings.options["now"]))  # a bad value is a usage error before anything runs
     return settings
+
+
+def memory_dir_settings(args: argparse.Namespace, given: str) -> tuple[str, Settings]:
+    """The memory dir a command names (`DIR` of `index`, `preview`, `manifest`) as an absolute
+    path, and the settings for it, in which it is a memory dir because the user says so, even
+    without MEMORY.md or a `memory-dirs` entry. A link is never read or written through."""
+    working_directory()
+    directory = os.path.abspath(given)
+    if not os.path.isdir(directory):
+        raise ConfigError(f"not a directory: {given}")
+    if os.path.islink(directory):
+        raise ConfigError(f"{given} is a symlink: give the memory dir it points to")
+    settings = settings_from_args(args, directory)
+    claim_memory_dir(settings, directory)
+    return directory, settings
+
+
+def claim_memory_dir(settings: Settings, directory: str) -> None:
+    """Make `directory` a memory dir in `settings` (a `memory-dirs` glob matching it alone)."""
+    from wcmatch import glob
+
+    rel = os.path.relpath(directory, settings.root).replace(os.sep, "/")
+    settings.memory_dirs = [*settings.memory_dirs, glob.escape(rel)]
+
+
+def find_memory_dir(directory: str, settings: Settings) -> MemoryDir:
+    """The memory dir at `directory`, discovered with its index and topics."""
+    from mnemolint.discover.walk import discover
+    from mnemolint.kinds.memory import MemoryDir
+    from mnemolint.parse.textutil import visible
+
+    found = discover([directory], settings).containers
+    memdir = next((each for each in found if isinstance(each, MemoryDir) and each.path == directory), None)
+    if memdir is None:  # excluded by the configuration, say
+        raise ConfigError(f"{visible(directory)} is not a memory dir mnemolint lints (is it excluded?)")
+    return memdir

@@ -38,23 +38,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print, write (`--write`) or check (`--check`) the index generated for one memory dir."""
-    from wcmatch import glob
-
-    from mnemolint.commands.common import settings_from_args, working_directory
+    from mnemolint.commands.common import memory_dir_settings
     from mnemolint.kinds.memory import INDEX_NAME
 
-    working_directory()
     if args.force and not args.write:
         raise ConfigError("--force only goes with --write")
-    directory = os.path.abspath(args.directory)
-    if not os.path.isdir(directory):
-        raise ConfigError(f"not a directory: {args.directory}")
-    if os.path.islink(directory):  # as in `check`: a link is never read or written through
-        raise ConfigError(f"{args.directory} is a symlink: give the memory dir it points to")
-    settings = settings_from_args(args, directory)
-    # DIR is a memory dir because the user says so, even without MEMORY.md or a `memory-dirs` entry.
-    rel = os.path.relpath(directory, settings.root).replace(os.sep, "/")
-    settings.memory_dirs = [*settings.memory_dirs, glob.escape(rel)]
+    directory, settings = memory_dir_settings(args, args.directory)
     index_path = os.path.join(directory, INDEX_NAME)
     if args.check:
         from mnemolint.fix.fixer import fix, unified_diff
@@ -67,17 +56,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _generate_index(directory: str, settings: Settings, write: bool, force: bool) -> int:
-    from mnemolint.discover.walk import discover
+    from mnemolint.commands.common import find_memory_dir
     from mnemolint.fix import generate, writer
-    from mnemolint.kinds.memory import MemoryDir
-    from mnemolint.parse.textutil import dominant_eol, visible
+    from mnemolint.parse.textutil import dominant_eol
     from mnemolint.report import ReportOptions, display_path
     from mnemolint.report import writer as reporter
 
-    found = discover([directory], settings).containers
-    memdir = next((each for each in found if isinstance(each, MemoryDir) and each.path == directory), None)
-    if memdir is None:  # excluded by the configuration, say
-        raise ConfigError(f"{visible(directory)} is not a memory dir mnemolint lints (is it excluded?)")
+    memdir = find_memory_dir(directory, settings)
     existing = memdir.index
     readable = existing is not None and existing.text is not None and not existing.decode_error
     eol = dominant_eol(existing.lines) if existing is not None and readable else "\n"

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 # Wave's block split (frontmatterYaml.ts:20-21): `---` lines, CRLF allowed, a closing `---` at the
 # very end of the file accepted; no BOM, and an empty block (`---\n---`) does not match.
-_BLOCK = re.compile(r"---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n[\s\S]*)?\Z")
+_BLOCK = re.compile(r"---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n([\s\S]*))?\Z")
 _INDICATOR = re.compile(r"([>|])[-+]?\Z")
 _QUOTES = re.compile(r"^[\"']|[\"']$")
 
@@ -28,6 +28,15 @@ def block(text: str) -> str | None:
     """The frontmatter block Wave sees (without the `---` lines), or None when it sees none."""
     match = _BLOCK.match(text)
     return match.group(1) if match else None
+
+
+def split(text: str) -> tuple[dict[str, Value] | None, str]:
+    """(fields, body) as Wave reads `text`: fields None when it finds no frontmatter, and the body
+    is then the whole text; after a closing `---` at the very end the body is empty."""
+    match = _BLOCK.match(text)
+    if match is None:
+        return None, text
+    return parse(match.group(1)), match.group(2) or ""
 
 
 def read(text: str) -> dict[str, Value] | None:

@@ -1,0 +1,126 @@
+"""mnemolint as a library, for tools that manage memory (memory servers, editors, scripts).
+
+    >>> from mnemolint import api
+    >>> findings = api.lint(["memory/"])                   # what `mnemolint check memory/` finds
+    >>> post = api.read("memory/user_role.md", agent="wave")  # the file as Wave reads it
+    >>> post["description"], post.content
+    >>> api.preview("memory/", agent="claude-code")["warning"]
+
+`lint` returns the findings (`mnemolint.model.Diagnostic`: `code`, `severity`, `message`, `path`,
+`line`, `column`, `fix`) exactly as every output format has them: secrets redacted, control
+characters escaped. `read` returns a `frontmatter.Post` of python-frontmatter, the ecosystem's type
+for "Markdown with metadata": its metadata is what that agent gets from the frontmatter, its
+content the body. python-frontmatter is imported here only, when `read` is first called.
+`preview` returns the facts `mnemolint preview --output-format json` prints.
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
+
+    from mnemolint.config import Settings
+    from mnemolint.model import Diagnostic
+
+    PathLike = str | os.PathLike[str]
+
+AGENTS = ("claude-code", "wave")
+
+
+def lint(paths: PathLike | Iterable[PathLike], config: PathLike | dict[str, Any] | None = None) -> list[Diagnostic]:
+    """The findings on `paths` (files or directories), sorted by path and line.
+
+    `config` is a config file (`.mnemolint.toml`, or a `pyproject.toml` with `[tool.mnemolint]`),
+    a table of settings as that file holds them (`{"select": ["MEM1"], "index-max-lines": 150}`),
+    or None for the config file nearest the first path. A bad setting raises
+    `mnemolint.errors.ConfigError`.
+    """
+    from mnemolint.engine import lint as run
+    from mnemolint.report import shown
+
+    given = [os.fspath(paths)] if isinstance(paths, (str, os.PathLike)) else [os.fspath(path) for path in paths]
+    if not given:
+        return []
+    return shown(run(given, _settings(config, given[0])).diagnostics)
+
+
+def _settings(config: PathLike | dict[str, Any] | None, start: str) -> Settings:
+    from mnemolint.config import Settings, apply_table, load_settings
+
+    if isinstance(config, dict):
+        settings = Settings(os.path.abspath(start if os.path.isdir(start) else os.path.dirname(start) or "."))
+        apply_table(settings, config, "config")
+        return settings
+    return load_settings(None if config is None else os.fspath(config), start)
+
+
+def read(path: PathLike, agent: str = "claude-code") -> Any:
+    """The memory file at `path` as `agent` reads it, as a `frontmatter.Post`.
+
+    Claude Code reads the frontmatter as YAML (mnemolint's YAML 1.2 reading: `no` stays a string,
+    anchors and aliases are refused); Wave with its own line reader (READERS.md §1: strings and
+    string lists only, a flow list is one string, continuation lines of a value on the key's line
+    are lost, a BOM hides the block). Metadata a reader cannot take (invalid YAML, not a mapping,
+    an unclosed fence) is empty, and the body is then the whole file, as the agent has it.
+    The file is read as UTF-8 (undecodable bytes replaced), at most `max-file-bytes`.
+    """
+    import frontmatter  # python-frontmatter: the one place it is imported
+
+    if agent not in AGENTS:
+        raise ValueError(f"agent must be one of {', '.join(AGENTS)}, not {agent!r}")
+    text = _text(os.fspath(path))
+    metadata, body = _wave(text) if agent == "wave" else _claude(text)
+    return frontmatter.Post(body, None, **metadata)
+
+
+def _text(path: str) -> str:
+    from mnemolint.options import MAX_FILE_BYTES
+
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_FILE_BYTES.default + 1)  # type: ignore[operator]
+    if len(data) > MAX_FILE_BYTES.default:  # type: ignore[operator]
+        raise ValueError(f"{path} is over {MAX_FILE_BYTES.default:,} bytes: not read")
+    return data.decode("utf-8", "replace")
+
+
+def _wave(text: str) -> tuple[dict[str, Any], str]:
+    from mnemolint.parse.wave_frontmatter import split
+
+    fields, body = split(text)
+    return fields or {}, body
+
+
+def _claude(text: str) -> tuple[dict[str, Any], str]:
+    from mnemolint.options import YAML_MAX_DEPTH
+    from mnemolint.parse.frontmatter import OK, split_and_parse
+
+    lines = text.split("\n")
+    front = split_and_parse(lines, YAML_MAX_DEPTH.default)  # type: ignore[arg-type]
+    if front.status == OK and front.data is not None:
+        return dict(front.data), "\n".join(lines[front.close_line :])
+    if front.status == "none" or front.close_line == 0:
+        return {}, text
+    return {}, "\n".join(lines[front.close_line :])  # a block YAML cannot read: fields lost, body kept
+
+
+def preview(directory: PathLike, agent: str | None = None, config: PathLike | dict[str, Any] | None = None) -> dict:
+    """What `agent` (default: Wave under `.wave/`, else Claude Code) loads from `directory/MEMORY.md`:
+    `loaded` and `total` sizes (lines, UTF-16 characters), the agent's own `warning` (None when
+    nothing is cut), the `dropped` entries, the `unreachable` topics, and the index that would be
+    `generated` when there is none (None otherwise)."""
+    from mnemolint.commands.common import claim_memory_dir, find_memory_dir
+    from mnemolint.commands.preview import preview as facts
+    from mnemolint.readers import BY_NAME as READERS
+    from mnemolint.load import agent_for
+
+    path = os.path.abspath(os.fspath(directory))
+    chosen = agent or agent_for(path)
+    if chosen not in READERS:
+        raise ValueError(f"agent must be one of {', '.join(READERS)}, not {chosen!r}")
+    settings = _settings(config, path)
+    claim_memory_dir(settings, path)
+    return facts(find_memory_dir(path, settings), READERS[chosen], settings.options)

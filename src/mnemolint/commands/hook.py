@@ -1,0 +1,251 @@
+"""`mnemolint hook post-tool-use`: the reminder an agent gets right after it writes a memory file.
+
+Seed 000 ("自动记忆容量治理", scenarios 3–6, 11–12) asks that a write to `MEMORY.md` or a topic
+file be followed by a notice of what it did to capacity, "a notice, not a refusal", and that a
+write anywhere else cost nothing: no extra file read, no reminder. This command reads one hook
+event (Claude Code's PostToolUse JSON on stdin), decides by the written path alone whether it is a
+memory file, and if so runs the engine on that file (and on the lines of its index that speak of
+it), so every word of the reminder is the message `mnemolint check` prints for the same finding.
+
+Claude Code takes the reminder as `hookSpecificOutput.additionalContext` on stdout, exit 0; Wave
+passes a PostToolUse hook's stderr to the model only on exit 2 (its hooks reference: "Shows stderr
+to Wave and allows AI to continue (tool already ran)"). A hook must never break the agent: bad
+input, a bad config or a bug is one line on stderr and exit 0, and the file is never changed.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from mnemolint.commands import EXIT_CLEAN
+from mnemolint.commands.common import add_config_argument
+
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
+if TYPE_CHECKING:
+    import argparse
+
+    from mnemolint.model import Diagnostic
+
+NAME = "hook"
+HELP = "answer an agent's post-write hook event with the reminders for the file it wrote"
+
+EVENT = "post-tool-use"
+HOOK_EVENT_NAME = "PostToolUse"
+WRITE_TOOLS = ("Write", "Edit", "MultiEdit")
+EXIT_WAVE_FEEDBACK = 2  # Wave shows a PostToolUse hook's stderr to the model on this code only
+MAX_SHOWN = 10  # lines of findings in one reminder, the last one a count of the rest when there are more
+
+# Where memory lives, by name alone (SPEC §1): rules dirs, `.ai-memory`, instruction files and the
+# index anywhere; topics inside an agent's own memory dir (`<home>/projects/<id>/memory/`).
+AI_MEMORY_DIR = ".ai-memory"
+
+# Only the hook knows that a write has just happened; what the write caused is the rule's message.
+_AFTER_WRITE = {
+    "MEM101": "The write succeeded, but MEMORY.md is now over the agent's load cap: everything past it is "
+    "silently dropped at every load, so its last entries are already invisible. Rewrite it now.",
+    "MEM201": "The write succeeded, but this topic file is over its cap. Rewrite it now.",
+}
+_NOTICE = "The write succeeded and is on disk; this is a notice, not a refusal."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("event", choices=(EVENT,), help="the hook event read on stdin")
+    parser.add_argument(
+        "--agent",
+        choices=("claude-code", "wave"),
+        help="how to answer: default wave for a path under .wave/, else claude-code",
+    )
+    add_config_argument(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read the event, and answer with the reminder when the written file is a memory file."""
+    try:
+        path = written_path(_read_event())
+    except ValueError as error:
+        _tell(f"{error}; nothing was checked")
+        return EXIT_CLEAN
+    if path is None or not in_memory(path):
+        return EXIT_CLEAN  # decided by the path alone: nothing is read for a write elsewhere
+    try:
+        text = reminder(path, args.config)
+    except Exception as error:  # noqa: BLE001 - a config error or a bug must not break the agent
+        from mnemolint.parse.textutil import visible
+
+        _tell(f"{visible(str(error)) or type(error).__name__}; nothing was checked")
+        return EXIT_CLEAN
+    if not text:
+        return EXIT_CLEAN
+    from mnemolint.load import agent_for
+
+    if (args.agent or agent_for(path)) == "wave":
+        sys.stderr.write(text + "\n")
+        return EXIT_WAVE_FEEDBACK
+    import json
+
+    answer = {"hookSpecificOutput": {"hookEventName": HOOK_EVENT_NAME, "additionalContext": text}}
+    sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
+    return EXIT_CLEAN
+
+
+def _tell(message: str) -> None:
+    print(f"mnemolint hook: {message}", file=sys.stderr)
+
+
+def _read_event() -> object:
+    import json
+
+    data = sys.stdin.buffer.read() if sys.stdin is not None else b""
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+        raise ValueError("the hook event on stdin is not JSON") from None
+
+
+def written_path(event: object) -> str | None:
+    """The absolute path a PostToolUse event of Write, Edit or MultiEdit wrote; None for any other event."""
+    if not isinstance(event, dict):
+        return None
+    if event.get("hook_event_name", HOOK_EVENT_NAME) != HOOK_EVENT_NAME or event.get("tool_name") not in WRITE_TOOLS:
+        return None
+    tool_input = event.get("tool_input")
+    if not isinstance(tool_input, dict):
+        return None
+    path = tool_input.get("file_path", tool_input.get("path"))
+    if not isinstance(path, str) or not path or "\0" in path:
+        return None
+    cwd = event.get("cwd")
+    if not os.path.isabs(path):
+        if not isinstance(cwd, str) or not os.path.isabs(cwd):
+            return None  # relative to nothing known: guessing could check the wrong file
+        path = os.path.join(cwd, path)
+    return os.path.normpath(path)
+
+
+def in_memory(path: str) -> bool:
+    """Whether `path` is a memory file, by its name alone (no file is read or even looked at)."""
+    parts = path.split(os.sep)
+    name, directories = parts[-1], parts[:-1]
+    from mnemolint.kinds.instructions import NAMES
+    from mnemolint.kinds.rules import HOMES, RULES
+
+    if name in NAMES or name == "MEMORY.md" or AI_MEMORY_DIR in directories:
+        return True
+    if any(home in HOMES and rules == RULES for home, rules in zip(directories, directories[1:], strict=False)):
+        return True
+    return name.endswith(".md") and memory_dir_of(path) is not None
+
+
+def memory_dir_of(path: str) -> str | None:
+    """The agent's own memory dir (`<home>/projects/<id>/memory`) holding `path`, by name alone."""
+    from mnemolint.kinds.memory import MEMORY_DIR
+
+    directory = os.path.dirname(path)
+    while True:
+        if MEMORY_DIR.located(directory):
+            return directory
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return None
+        directory = parent
+
+
+def reminder(path: str, config: str | None = None) -> str:
+    """The reminder for a write to `path` ("" when there is nothing to say): the findings on the
+    file, and those on the lines of its index that link it (a drifted entry, say), most severe first."""
+    from mnemolint.config import load_settings
+    from mnemolint.engine import lint
+    from mnemolint.report import shown
+
+    if not os.path.isfile(path) or os.path.islink(path):
+        return ""  # gone since, or a link: `check` judges a link where it stands, the hook has nothing to add
+    settings = load_settings(config, path)
+    paths = [path]
+    memdir = memory_dir_of(path)
+    index = os.path.join(memdir, "MEMORY.md") if memdir else path
+    if path != index and os.path.isfile(index):
+        paths.append(index)
+    result = lint(paths, settings)
+    about = _lines_linking(result.tree, path, index)
+    # On the file itself; for an index, also what it now fails to link (MEM105 on the topics);
+    # for a topic, what its index says of it.
+    found = [
+        diagnostic
+        for diagnostic in result.diagnostics
+        if diagnostic.path == path or path == index or (diagnostic.path == index and diagnostic.line in about)
+    ]
+    return compose(path, shown(found))
+
+
+def _lines_linking(tree: object, topic: str, index: str) -> set[int]:
+    """Lines of the index `index` that link the topic at `topic`."""
+    from mnemolint.kinds.memory import MemoryDir
+
+    for container in tree.containers:  # type: ignore[attr-defined]
+        if isinstance(container, MemoryDir) and container.index_path == index:
+            rel = next((each.rel for each in container.topics if each.path == topic), None)
+            return {
+                line.number
+                for line in container.lines
+                for link in line.links
+                if rel is not None and (resolved := container.resolve(link.target)) and resolved.rel == rel
+            }
+    return set()
+
+
+def compose(path: str, diagnostics: list[Diagnostic]) -> str:
+    """One short reminder: what the write caused first, then one line per rule and file, most
+    severe first, with the lines it fired on (five named, the rest counted)."""
+    if not diagnostics:
+        return ""
+    from mnemolint.model import severity_rank
+    from mnemolint.rules import RULES
+
+    order = {rule.code: number for number, rule in enumerate(RULES)}
+    groups: dict[tuple[str, bool], list[Diagnostic]] = {}
+    for diagnostic in diagnostics:  # one line per rule on this file, and per rule on the others
+        groups.setdefault((diagnostic.code, diagnostic.path == path), []).append(diagnostic)
+    ranked = sorted(
+        groups.values(),
+        key=lambda group: (-severity_rank(group[0].severity), group[0].path != path, order[group[0].code]),
+    )
+    head = next((_AFTER_WRITE[group[0].code] for group in ranked if group[0].code in _AFTER_WRITE), _NOTICE)
+    from mnemolint.parse.textutil import visible
+
+    lines = [f"mnemolint, on the write to {visible(path)}: {head}"]
+    shown = ranked if len(ranked) <= MAX_SHOWN else ranked[: MAX_SHOWN - 1]
+    lines.extend(_line(group, path) for group in shown)
+    if len(shown) < len(ranked):
+        rest = sum(len(group) for group in ranked[len(shown) :])
+        lines.append(f"- … and {rest:,} more finding{'s' if rest != 1 else ''}: run `mnemolint check` on this file.")
+    return "\n".join(lines)
+
+
+def _line(group: list[Diagnostic], written: str) -> str:
+    """`- CODE (severity) where: message`, the message the first finding of the group has."""
+    first = group[0]
+    files = list(dict.fromkeys(diagnostic.path for diagnostic in group))
+    if len(files) > 1:
+        names = [_shown_path(file, written) for file in files]
+        where = f" in {len(files):,} files ({_some(names)}); {names[0]}"
+    else:
+        where = "" if first.path == written else f" in {_shown_path(first.path, written)}"
+        numbers = [str(diagnostic.line) for diagnostic in group if diagnostic.line is not None]
+        if len(numbers) > 1:
+            where += f" on {len(numbers):,} lines ({_some(numbers)}); line {numbers[0]}"
+        elif first.line is not None:
+            where += f" line {first.line}"
+    return f"- {first.code} ({first.severity}){where}: {first.message}"
+
+
+def _some(items: list[str]) -> str:
+    """The first five of `items`, and how many more (seed 000, capacity 4)."""
+    return ", ".join(items[:5]) + (f", +{len(items) - 5:,} more" if len(items) > 5 else "")
+
+
+def _shown_path(path: str, written: str) -> str:
+    """Another file of the finding, relative to the written file's directory."""
+    from mnemolint.parse.textutil import visible
+
+    return visible(os.path.relpath(path, os.path.dirname(written)).replace(os.sep, "/"))

@@ -1,0 +1,164 @@
+"""`mnemolint preview DIR [--agent wave|claude-code]`: what the agent loads from `DIR/MEMORY.md`.
+
+The loaded part's size, the agent's own warning text when its loader cuts the index (`load.py`,
+READERS.md §3 and §B), the entries it drops by title, and the topics that only those entries
+linked, which no session can reach any more (seed 000, capacity 1). An empty or missing index
+loads no memory section at all (capacity 10); with topics but no index, the index that
+`mnemolint check --fix` (MEM106) would generate is shown, marked as not yet written.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from mnemolint.commands import EXIT_CLEAN
+from mnemolint.commands.common import add_config_argument
+
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
+if TYPE_CHECKING:
+    import argparse
+
+    from mnemolint.kinds.memory import MemoryDir
+    from mnemolint.readers import Reader
+
+NAME = "preview"
+HELP = "show what an agent loads from a memory dir's MEMORY.md and what it drops"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("directory", metavar="DIR", help="the memory dir")
+    parser.add_argument(
+        "--agent", choices=("wave", "claude-code"), help="default: wave for a dir under .wave/, else claude-code"
+    )
+    parser.add_argument("--output-format", choices=("text", "json"), default="text", help="default: text")
+    add_config_argument(parser)
+
+
+def preview(memdir: MemoryDir, reader: Reader, options: dict) -> dict:
+    """The facts of what `reader` loads from the index of `memdir`, as data (`--output-format json`,
+    and `mnemolint.api.preview`). Text quoted from the files is redacted."""
+    from mnemolint.load import load
+    from mnemolint.redact import redact
+
+    index = memdir.index
+    facts: dict = {
+        "agent": reader.name,
+        "index": memdir.index_path,
+        "exists": index is not None,
+        "loaded": None,
+        "total": None,
+        "warning": None,
+        "dropped": [],
+        "unreachable": [],
+        "generated": None,
+    }
+    if index is None or index.text is None:
+        if index is None and memdir.topics:
+            from mnemolint.fix.generate import generate
+
+            facts["generated"] = [redact(line) for line in generate(memdir, options).lines]
+        return facts
+    loaded = load(index.text, reader, options["index-max-lines"], options["index-max-chars"])
+    from mnemolint.parse.textutil import utf16_len
+
+    facts["loaded"] = {"lines": loaded.loaded_lines if loaded.loaded else 0, "characters": utf16_len(loaded.loaded)}
+    facts["total"] = {"lines": loaded.lines if loaded.chars else 0, "characters": loaded.chars}
+    facts["warning"] = None if loaded.warning is None else redact(loaded.warning)
+    if loaded.cut:
+        facts["dropped"], facts["unreachable"] = _dropped(memdir, loaded.loaded, loaded.remainder)
+    return facts
+
+
+def _dropped(memdir: MemoryDir, kept: str, remainder: str) -> tuple[list[dict], list[str]]:
+    """The entries in the dropped text (title, target, the topic it resolves to) and the topics
+    linked there but nowhere in the loaded part."""
+    from mnemolint.parse.index_lines import classify
+    from mnemolint.redact import redact
+
+    def linked(text: str) -> list[tuple[str, str, str | None]]:
+        found = []
+        for line in classify(text.split("\n"), 0):
+            if not line.entry:
+                continue
+            for link in line.links:
+                resolved = memdir.resolve(link.target)
+                topic = (
+                    resolved.rel if resolved and not resolved.problem and resolved.rel in memdir.topic_by_rel else None
+                )
+                found.append((link.title, link.target, topic))
+        return found
+
+    reachable = {topic for _, _, topic in linked(kept) if topic}
+    dropped: list[dict] = [
+        {
+            "title": redact(title),
+            "target": redact(target),
+            "topic": topic,
+            "unreachable": bool(topic and topic not in reachable),
+        }
+        for title, target, topic in linked(remainder.lstrip("\n"))
+    ]
+    unreachable = list(dict.fromkeys(str(entry["topic"]) for entry in dropped if entry["unreachable"]))
+    return dropped, unreachable
+
+
+def run(args: argparse.Namespace) -> int:
+    from mnemolint.commands.common import find_memory_dir, memory_dir_settings
+    from mnemolint.load import agent_for
+    from mnemolint.readers import BY_NAME
+
+    directory, settings = memory_dir_settings(args, args.directory)
+    reader = BY_NAME[args.agent or agent_for(directory)]
+    facts = preview(find_memory_dir(directory, settings), reader, settings.options)
+    if args.output_format == "json":
+        import json
+
+        from mnemolint.report import display_path
+
+        json.dump({**facts, "index": display_path(facts["index"])}, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(describe(facts, reader))
+    return EXIT_CLEAN
+
+
+def describe(facts: dict, reader: Reader) -> str:
+    """`facts` as the text `preview` prints."""
+    from mnemolint.load import kilobytes
+    from mnemolint.parse.textutil import plural, visible
+    from mnemolint.report import display_path
+
+    name = display_path(facts["index"])
+    if facts["generated"] is not None:
+        lines = [f"{name} does not exist: {reader.title} loads no memory section from it."]
+        count = plural(len(facts["generated"]), "line")
+        lines.append(f"The index `mnemolint check --fix` would generate (MEM106), not yet written ({count}):")
+        lines.extend(f"  {visible(line)}" for line in facts["generated"])
+        return "\n".join(lines) + "\n"
+    if facts["total"] is None or not facts["total"]["characters"]:
+        empty = "is empty" if facts["total"] is not None else "cannot be read"
+        state = empty if facts["exists"] else "does not exist"
+        return f"{name} {state}: {reader.title} loads no memory section from it.\n"
+    loaded, total = facts["loaded"], facts["total"]
+    stripped = " (frontmatter and block-level HTML comments removed first)" if reader.strips_index_markup else ""
+    size = f"{loaded['characters']:,} of {total['characters']:,} characters"
+    if reader.strips_index_markup:  # its warning speaks in KB
+        size += f" ({kilobytes(loaded['characters'])} of {kilobytes(total['characters'])})"
+    lines = [f"{name}, as {reader.title} loads it{stripped}: {loaded['lines']:,} of {total['lines']:,} lines, {size}."]
+    if facts["warning"] is None:
+        lines.append("Nothing is cut: the whole index is loaded.")
+        return "\n".join(lines) + "\n"
+    lines.append(visible(facts["warning"]))
+    dropped = facts["dropped"]
+    lines.append(
+        f"Dropped entries ({len(dropped):,}):" if dropped else "Dropped entries: none (no index entry is past the cut)."
+    )
+    for entry in dropped:
+        mark = " — unreachable now" if entry["unreachable"] else ""
+        lines.append(f"  - {visible(entry['title'])} ({visible(entry['target'])}){mark}")
+    unreachable = facts["unreachable"]
+    if unreachable:
+        lines.append(
+            f"Topics no session can reach ({len(unreachable):,}): {', '.join(visible(rel) for rel in unreachable)}"
+        )
+    return "\n".join(lines) + "\n"
