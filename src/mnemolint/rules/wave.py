@@ -15,7 +15,7 @@ from mnemolint.model import ERROR, INFO, WARNING, Hit
 from mnemolint.options import INT, Option
 from mnemolint.parse import globs
 from mnemolint.parse.document import Document
-from mnemolint.readers import WAVE, Reader
+from mnemolint.readers import CLAUDE, WAVE, Reader
 from mnemolint.rules.base import ON_MEMBERS, Family, rule
 
 GLOB_MAX_EXPANSIONS = Option(
@@ -28,10 +28,11 @@ GLOB_MAX_EXPANSIONS = Option(
 KNOWN_KEYS = ("paths", "priority", "description", "name")
 # Keys of other tools' rule formats, with what to write instead.
 FOREIGN_KEYS = {
-    "globs": "Cursor's key: did you mean `paths`? Neither Wave nor Claude Code reads `globs`, so this rule is always on",
+    "globs": "Cursor's key: did you mean `paths`? Neither Wave nor Claude Code reads `globs`",
     "alwaysApply": "Cursor's key: no agent reads it here; a rule without `paths` is always on",
-    "applyTo": "GitHub Copilot's key: did you mean `paths`? No agent reads `applyTo` here, so this rule is always on",
+    "applyTo": "GitHub Copilot's key: did you mean `paths`? No agent reads `applyTo` here",
 }
+_SCOPING_KEYS = ("globs", "applyTo")  # meant to scope the rule: without `paths` it is always on
 
 
 def _readings(document: Document, options: dict) -> list[Reading]:
@@ -110,10 +111,14 @@ def rule_paths_type(document: Document, options: dict) -> Iterator[Hit]:
         else:
             patterns = ", ".join(f"`{glob.pattern}`" for glob in reading.globs)
             effects.append(f"{reading.reader.title} reads the text as the pattern {patterns}")
+    shape = _shape(value)
+    line = document.frontmatter.key_line("paths")
+    if isinstance(value, dict) and line is not None and "{" in document.lines[line - 1]:
+        shape += " (an unquoted `{…}` is a YAML flow mapping)"
     yield Hit(
-        f"`paths` is {_shape(value)}, not a string or a list of strings: {'; '.join(effects)}. "
+        f"`paths` is {shape}, not a string or a list of strings: {'; '.join(effects)}. "
         'Write a list of quoted globs (`- "src/**/*.ts"`).',
-        line=document.frontmatter.key_line("paths"),
+        line=line,
     )
 
 
@@ -126,7 +131,7 @@ def _shape(value: object) -> str:
     if isinstance(value, (int, float)):
         return "a number"
     if isinstance(value, dict):
-        return "a mapping (an unquoted `{…}` is a YAML flow mapping)"
+        return "a mapping"
     return f"a {type(value).__name__}"
 
 
@@ -251,6 +256,8 @@ def rule_unknown_key(document: Document, options: dict) -> Iterator[Hit]:
         if not isinstance(key, str) or key in KNOWN_KEYS:
             continue
         advice = FOREIGN_KEYS.get(key, "no agent reads it from a rule file; only `paths` scopes a rule")
+        if key in _SCOPING_KEYS and "paths" not in data:
+            advice += ", so this rule is always on"
         yield Hit(f"`{key}`: {advice}.", line=document.frontmatter.key_line(key))
 
 
@@ -268,9 +275,13 @@ def rule_priority_invalid(document: Document, options: dict) -> Iterator[Hit]:
     value = data["priority"]
     if isinstance(value, int) and not isinstance(value, bool):
         return
+    container = document.container
+    assert isinstance(container, RulesDir)
+    uses = {WAVE: "Wave parses it and never uses it", CLAUDE: "Claude Code does not read it"}
+    said = "; ".join(uses[reader] for reader in container.readers) or "no agent reads this dir"
     yield Hit(
         f"`priority` is {_shape(value) if not isinstance(value, str) else 'a string'}, not an integer. "
-        "Wave parses it and never uses it; Claude Code ignores it: no agent orders rules by it today.",
+        f"{said}: no agent orders rules by it today.",
         line=document.frontmatter.key_line("priority"),
     )
 
@@ -304,14 +315,18 @@ def rule_empty_paths(document: Document, options: dict) -> Iterator[Hit]:
     present, value = _yaml_paths(document)
     if not present or not (value is None or value == [] or (isinstance(value, str) and not value.strip())):
         return
-    effects = []
+    effects: dict[str, list[Reader]] = {}
     for reading in _readings(document, options):
         if reading.unconditional:
-            effects.append(f"{reading.reader.title} takes it as no condition and injects the rule for every file")
+            effect = "take{s} it as no condition and inject{s} the rule for every file"
         else:
-            effects.append(f"{reading.reader.title} reads the literal pattern `{reading.value}` and never injects it")
+            effect = f"read{{s}} the literal pattern `{reading.value}` and never inject{{s}} it"
+        effects.setdefault(effect, []).append(reading.reader)
+    said = "; ".join(
+        f"{agents(readers)} {effect.format(s='' if len(readers) > 1 else 's')}" for effect, readers in effects.items()
+    )
     yield Hit(
-        f"`paths` is empty: {'; '.join(effects)}. List the globs the rule is for, or remove `paths` if it is "
+        f"`paths` is empty: {said}. List the globs the rule is for, or remove `paths` if it is "
         "meant to be always on.",
         line=document.frontmatter.key_line("paths"),
     )
@@ -357,11 +372,12 @@ def misread(document: Document, reading: Reading) -> str | None:
     if got == intended or not intended:
         return None
     if reading.value is None:  # no `paths` at all: not "reads `None`"
-        hidden = " (a byte-order mark hides the whole frontmatter from it)" if (document.text or "")[:1] == "\ufeff" else ""
+        bom = (document.text or "")[:1] == "\ufeff"
+        hidden = " (a byte-order mark hides the whole frontmatter from it)" if bom else ""
         return f"it finds no `paths`{hidden}, so it applies the rule to every file"
     if isinstance(reading.value, str) and reading.value.startswith("[") and isinstance(truth, list):
         return f"a flow list stays the one literal pattern `{reading.value}`, a character class matching one-character names"
-    if isinstance(truth, str) and len(intended) > 1:
+    if isinstance(truth, str) and len(intended) > 1 and str(reading.value).strip() == truth.strip():
         split = "commas" if len(globs.split_commas(truth)) > 1 else "spaces"
         return f"a string is one pattern, never split on {split}, so `{_short(truth)}` matches nothing"
     shown = _show(got) if isinstance(reading.value, list) else f"`{_short(str(reading.value))}`"
@@ -451,7 +467,7 @@ def rule_glob_root_only(document: Document, options: dict) -> Iterator[Hit]:
             if glob.problem is None and "/" not in body and not body.startswith("**"):
                 yield Hit(
                     f"`{glob.pattern}` has no `/`, so for Wave (minimatch without matchBase) it matches files at the "
-                    f"project root only, not `src/{body}`. Write `**/{body}` to match at any depth (Claude Code "
+                    f"project root only, not `src/{body.replace('*', 'a', 1)}`. Write `**/{body}` to match at any depth (Claude Code "
                     "already matches it at any depth).",
                     line=_line_of(document, glob.written),
                 )
