@@ -245,9 +245,9 @@ def _matching(globs: list, rel: str, reader: Reader) -> str | None:
     matched = None
     for glob in globs:
         if glob.negated:
-            from pathspec.patterns.gitwildmatch import GitWildMatchPattern
+            from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
 
-            excluded = GitWildMatchPattern(glob.pattern[1:].lower()).regex
+            excluded = GitIgnoreSpecPattern(glob.pattern[1:].lower()).regex
             if matched and excluded is not None and excluded.match(rel.lower()):
                 matched = None
         elif glob.problem is None and glob.matches(rel):

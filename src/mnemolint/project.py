@@ -93,9 +93,22 @@ def _git(path: str, *arguments: str) -> bytes | None:
 
 
 def _git_files(path: str) -> list[str] | None:
-    """The work tree's files below `path`, relative to it; None outside a work tree or without git."""
+    """The work tree's files below `path`, relative to it; None outside a work tree or without git.
+    A linked worktree in `.wave/worktrees/<name>/` is a work tree of its own, which git lists as
+    that one folder (`.wave/worktrees/<name>/`): its files are listed from it."""
     listed = _git(path, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
-    return None if listed is None else [os.fsdecode(name) for name in listed.split(b"\0") if name]
+    if listed is None:
+        return None
+    files = []
+    for name in (os.fsdecode(name) for name in listed.split(b"\0") if name):
+        parts = name.split("/")
+        if len(parts) == 4 and not parts[3] and tuple(parts[:2]) == WORKTREES:
+            inner = _git_files(os.path.join(path, *parts[:3]))
+            if inner is not None:
+                files.extend(name + rel for rel in inner)
+                continue
+        files.append(name)
+    return files
 
 
 def git_top_level(path: str) -> str | None:

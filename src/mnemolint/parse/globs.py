@@ -202,7 +202,7 @@ def compile_wave(pattern: str, limit: int) -> Glob:
 
 def compile_claude(written: str, limit: int) -> list[Glob]:
     """One of Claude Code's comma parts, expanded and compiled for gitignore semantics."""
-    from pathspec.patterns.gitwildmatch import GitWildMatchPattern
+    from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
 
     why = outside_form(written, CLAUDE_STYLE)
     if why:
@@ -225,7 +225,7 @@ def compile_claude(written: str, limit: int) -> list[Glob]:
             )
             continue
         try:
-            compiled = GitWildMatchPattern(pattern.lower())
+            compiled = GitIgnoreSpecPattern(pattern.lower())
         except Exception as error:  # noqa: BLE001 - pathspec's own refusal of a pattern
             found.append(Glob(written, pattern, SYNTAX, str(error), None))
             continue

@@ -123,9 +123,11 @@ def rule_paths_type(document: Document, options: dict) -> Iterator[Hit]:
 
 
 def _shape(value: object) -> str:
-    if isinstance(value, list):
-        odd = next(item for item in value if not isinstance(item, str))
-        return f"a list holding {_shape(odd)}"
+    if value is None:
+        return "a null value"
+    if isinstance(value, list):  # `priority: []` and `priority: [high]` hold no odd item
+        odd = next((item for item in value if not isinstance(item, str)), "")
+        return f"a list holding {_shape(odd)}" if odd != "" else "a list"
     if isinstance(value, bool):
         return "a boolean"
     if isinstance(value, (int, float)):
@@ -354,7 +356,8 @@ def rule_not_loaded(container: RulesDir, options: dict) -> Iterator[Hit]:
             else ""
         )
         yield Hit(
-            f"Not a `.md` file: {agents(container.readers) or 'no agent'} skips it, so it is never loaded as a rule.{hint}",
+            f"Not a `.md` file: {agents(container.readers) or 'no agent'} "
+            f"{'skip' if len(container.readers) > 1 else 'skips'} it, so it is never loaded as a rule.{hint}",
             path=path,
         )
 
