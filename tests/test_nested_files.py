@@ -229,3 +229,12 @@ def test_a_file_too_large_to_read_is_nst002(tmp_path: Path) -> None:
     [(path, message)] = found(diagnostics, tmp_path, "NST002")
     assert path == "CLAUDE.md" and "over max-file-bytes (1,000)" in message
     assert found(diagnostics, tmp_path) == []
+
+
+def test_nst001_counts_dot_claude_claude_md_beside_agents_md(tmp_path: Path) -> None:
+    """Claude Code reads `.claude/CLAUDE.md` as the folder's own (claudemd.ts:878-933); Wave still
+    reads only `AGENTS.md` there."""
+    write_tree(tmp_path, {"AGENTS.md": "Run the tests.\n", ".claude/CLAUDE.md": "Run make.\n"})
+    assert [path for path, _ in found(check(tmp_path), tmp_path)] == [".claude/CLAUDE.md"]
+    write_tree(tmp_path, {".claude/CLAUDE.md": "@../AGENTS.md\n"})
+    assert found(check(tmp_path), tmp_path) == []

@@ -930,3 +930,33 @@ def test_a_rule_file_too_large_to_read_is_nst002_and_the_run_goes_on(tmp_path: P
     [(path, _, message)] = hits(diagnostics, "NST002", root)
     assert path == rel and "over max-file-bytes" in message
     assert [path for path, _, _ in hits(diagnostics, "WAV002", root)] == [".wave/rules/dead.md"]
+
+
+def test_wav011_a_rule_a_dangling_link_keeps_out_replaces_nothing(tmp_path: Path) -> None:
+    """Wave stops scanning `.wave/rules` at `a-link.md`, so its `shared.md` never loads and the
+    `.claude/rules/shared.md` it would have replaced stays."""
+    write_tree(tmp_path, {".claude/rules/shared.md": "one\n", ".wave/rules/shared.md": "two\n"})
+    assert len(hits(check(tmp_path), "WAV011", tmp_path)) == 1
+    os.symlink(tmp_path / "gone.md", tmp_path / ".wave" / "rules" / "a-link.md")
+    assert hits(check(tmp_path), "WAV011", tmp_path) == []
+
+
+def test_an_empty_or_null_paths_is_wav008s_alone(tmp_path: Path) -> None:
+    """Wave reads `paths: ~` as the string `~`: WAV008 says so, no dead-glob or root-only finding."""
+    write_tree(tmp_path, {**SOURCES, ".wave/rules/r.md": rule(" ~")})
+    assert sorted({d.code for d in check(tmp_path)}) == ["WAV008"]
+
+
+def test_a_literal_tail_prefilter_keeps_dead_and_live_patterns_apart(tmp_path: Path) -> None:
+    """`**/*.py` is live through `lib/c.py`; `**/*.rs` and `src/*.py` are dead: the pre-filter on
+    the literal end of a pattern changes what is tried, never the verdict."""
+    write_tree(tmp_path, {**SOURCES, ".wave/rules/r.md": rule('\n  - "**/*.py"\n  - "**/*.rs"\n  - "src/*.py"')})
+    dead = sorted(message.split("`")[1] for _, _, message in hits(check(tmp_path), "WAV002", tmp_path))
+    assert dead == ["**/*.rs", "src/*.py"]
+
+
+def test_the_rules_of_a_linked_worktree_are_not_linted_twice(tmp_path: Path) -> None:
+    """`.wave/worktrees/<name>/` is a checkout of the same repository: its rules are copies."""
+    copy = rule('\n  - "/src/**"')
+    write_tree(tmp_path, {**SOURCES, ".wave/rules/r.md": copy, ".wave/worktrees/x/.wave/rules/r.md": copy})
+    assert [path for path, _, _ in hits(check(tmp_path), "WAV003", tmp_path)] == [".wave/rules/r.md"]

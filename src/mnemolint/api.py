@@ -114,8 +114,8 @@ def preview(directory: PathLike, agent: str | None = None, config: PathLike | di
     `generated` when there is none (None otherwise)."""
     from mnemolint.commands.common import claim_memory_dir, find_memory_dir
     from mnemolint.commands.preview import preview as facts
-    from mnemolint.readers import BY_NAME as READERS
     from mnemolint.load import agent_for
+    from mnemolint.readers import BY_NAME as READERS
 
     path = os.path.abspath(os.fspath(directory))
     chosen = agent or agent_for(path)

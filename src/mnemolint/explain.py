@@ -98,7 +98,6 @@ def explain(path: str, root: str, settings: Settings, readers: tuple[Reader, ...
         os.path.abspath(path),
         root,
         [container for container in tree.containers if isinstance(container, RulesDir)],
-        [link.path for link in tree.links if link.problem == "dangling"],
         int(settings.options["glob-max-expansions"]),  # type: ignore[call-overload]
         show_all,
     )
@@ -106,30 +105,18 @@ def explain(path: str, root: str, settings: Settings, readers: tuple[Reader, ...
 
 
 class _Scan:
-    """What both agents' explanations start from: the file, the project, its rules dirs, the
-    dangling links in them, and the chain of folders from the project down to the file."""
+    """What both agents' explanations start from: the file, the project, its rules dirs, the glob
+    expansion limit, and the chain of folders from the project down to the file."""
 
-    __slots__ = ("target", "root", "dirs", "dangling", "limit", "show_all", "chain")
+    __slots__ = ("target", "root", "dirs", "limit", "show_all", "chain")
 
-    def __init__(
-        self, target: str, root: str, dirs: list[RulesDir], dangling: list[str], limit: int, show_all: bool
-    ) -> None:
+    def __init__(self, target: str, root: str, dirs: list[RulesDir], limit: int, show_all: bool) -> None:
         self.target = target
         self.root = root
         self.dirs = dirs
-        self.dangling = dangling
         self.limit = limit
         self.show_all = show_all
         self.chain = _folders_between(root, target)
-
-    def lost(self, rules_dir: RulesDir, reader: Reader) -> dict[str, str]:
-        """Each rule of `rules_dir` that `reader` never loads because of a dangling link in it."""
-        lost: dict[str, str] = {}
-        for link in self.dangling:
-            if link.startswith(rules_dir.path + os.sep):
-                for rel in rules_dir.never_loaded(link).get(reader, []):
-                    lost.setdefault(os.path.join(rules_dir.path, *rel.split("/")), os.path.basename(link))
-        return lost
 
 
 def _folders_between(root: str, target: str) -> list[str]:
@@ -157,7 +144,7 @@ def _for_wave(scan: _Scan) -> Explanation:
     ]
     registry: dict[str, tuple[RulesDir, Document]] = {}
     for rules_dir in sorted(loaded, key=lambda rules_dir: LOAD_ORDER.index((rules_dir.user, rules_dir.home))):
-        lost = scan.lost(rules_dir, WAVE)
+        lost = rules_dir.unloaded(WAVE)
         for document in rules_dir.rules:
             if document.path in lost:
                 found.lost.append(_entry(rules_dir, document, root, f"after the dangling link `{lost[document.path]}`"))
@@ -196,7 +183,7 @@ def _for_claude(scan: _Scan) -> Explanation:
         if CLAUDE in rules_dir.readers and (rules_dir.user or rules_dir.base in folders)
     ]
     for rules_dir in sorted(loaded, key=lambda rules_dir: (not rules_dir.user, rules_dir.path)):
-        lost = scan.lost(rules_dir, CLAUDE)
+        lost = rules_dir.unloaded(CLAUDE)
         for document in rules_dir.rules:
             if document.path in lost:
                 why = f"the dangling link `{lost[document.path]}` drops its directory"

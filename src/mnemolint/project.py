@@ -99,7 +99,7 @@ def _git_files(path: str) -> list[str] | None:
     listed = _git(path, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
     if listed is None:
         return None
-    files = []
+    files: list[str] = []
     for name in (os.fsdecode(name) for name in listed.split(b"\0") if name):
         parts = name.split("/")
         if len(parts) == 4 and not parts[3] and tuple(parts[:2]) == WORKTREES:
@@ -117,12 +117,23 @@ def git_top_level(path: str) -> str | None:
     return os.path.normpath(os.fsdecode(top.strip())) if top else None
 
 
+def _worktree_files(path: str) -> list[str]:
+    """The files of Wave's linked worktrees under `path` (`.wave/worktrees/<name>/…`), which the
+    discovery walk leaves out as copies of the checkout; links are not followed."""
+    top = os.path.join(path, *WORKTREES)
+    found = []
+    for folder, _, names in os.walk(top):
+        found += [os.path.relpath(os.path.join(folder, name), path).replace(os.sep, "/") for name in names]
+    return found
+
+
 def _not_ignored(path: str, walked: list[str]) -> list[str]:
     """The walked files below `path` (relative to it) that no `.gitignore` on their way ignores."""
     from pathspec import GitIgnoreSpec
 
     prefix = path.rstrip(os.sep) + os.sep
     rels = [file[len(prefix) :].replace(os.sep, "/") for file in walked if file.startswith(prefix)]
+    rels += _worktree_files(path)
     specs: list[tuple[str, GitIgnoreSpec]] = []
     for rel in rels:
         if rel == ".gitignore" or rel.endswith("/.gitignore"):

@@ -45,6 +45,12 @@ DEFAULT_EXCLUDES = frozenset(
 _MARKERS = {container.marker: container for container in CONTAINERS if container.marker}
 
 
+def _agent_worktrees(path: str, name: str) -> bool:
+    """`.wave/worktrees/` and `.claude/worktrees/`: the agents' linked checkouts of this same
+    repository, whose memory files are copies of the ones linted here (seed 000, path rules 6)."""
+    return name == "worktrees" and os.path.basename(os.path.dirname(path)) in AGENT_HOMES
+
+
 class _Walk:
     """State of one discovery: files by directory, the containers found, links, unreadable paths."""
 
@@ -114,7 +120,7 @@ class _Walk:
         return True
 
     def _excluded(self, path: str, name: str) -> bool:
-        return name in DEFAULT_EXCLUDES or self._exclude.matches(path)
+        return name in DEFAULT_EXCLUDES or _agent_worktrees(path, name) or self._exclude.matches(path)
 
     def _visit(self, entry: os.DirEntry, ancestors: tuple, root: str) -> tuple | None:
         if self._excluded(entry.path, entry.name):

@@ -50,7 +50,7 @@ class RulesDir(Container):
     in it that no agent loads (`others`), the project whose files its globs are matched against,
     and `user` when it is a user-level dir (`~/.wave/rules`)."""
 
-    __slots__ = ("home", "base", "user", "project", "rules", "siblings", "_readings")
+    __slots__ = ("home", "base", "user", "project", "rules", "siblings", "dangling", "_readings")
 
     def __init__(self, path: str) -> None:
         super().__init__(path, RULES_DIR)
@@ -60,6 +60,7 @@ class RulesDir(Container):
         self.project: Project | None = None
         self.rules: list[Document] = []
         self.siblings: list[RulesDir] = []  # every rules dir of the run, this one included
+        self.dangling: list[str] = []  # the dangling symlinks inside it
         self._readings: dict[str, list[Reading]] = {}
 
     def add(self, document: Document) -> None:
@@ -71,6 +72,19 @@ class RulesDir(Container):
         relative to the folder the session works in, the linted root (seed 000, path rules 5)."""
         self.project = tree.project_at(tree.root if self.user else self.base)
         self.siblings = [container for container in tree.containers if isinstance(container, RulesDir)]
+        inside = self.path + os.sep
+        self.dangling = [
+            link.path for link in tree.links if link.problem == "dangling" and link.path.startswith(inside)
+        ]
+
+    def unloaded(self, reader: Reader) -> dict[str, str]:
+        """Each rule of this dir that `reader` never loads because of a dangling link, by path,
+        with the link's name."""
+        lost: dict[str, str] = {}
+        for link in self.dangling:
+            for rel in self.never_loaded(link).get(reader, []):
+                lost.setdefault(os.path.join(self.path, *rel.split("/")), os.path.basename(link))
+        return lost
 
     @property
     def order(self) -> int:
@@ -90,7 +104,12 @@ class RulesDir(Container):
             ),
             key=lambda other: other.order,
         )
-        winners = {document.rel: document for other in later for document in other.rules}
+        winners = {
+            document.rel: document
+            for other in later
+            for document in other.rules
+            if document.path not in other.unloaded(WAVE)  # a rule a dangling link keeps out wins nothing
+        }
         return [(document, winners[document.rel]) for document in self.rules if document.rel in winners]
 
     @property

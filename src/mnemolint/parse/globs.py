@@ -236,6 +236,21 @@ def compile_claude(written: str, limit: int) -> list[Glob]:
     return found
 
 
+_SPECIAL = frozenset("*?[]{}()!+@\\")
+
+
+def literal_tail(glob: Glob) -> str:
+    """The literal text a path must end with for this minimatch pattern to match it (`.py` of
+    `**/*.py`), or "" when it ends in a wildcard; gitignore patterns also match what lies below a
+    folder they name, so they have none."""
+    if glob.negated or glob.problem is not None or not glob.regex or glob.regex.flags & re.IGNORECASE:
+        return ""
+    tail = len(glob.pattern)
+    while tail and glob.pattern[tail - 1] not in _SPECIAL:
+        tail -= 1
+    return glob.pattern[tail:]
+
+
 def unconditional_for_claude(patterns: Iterable[str]) -> bool:
     """Claude Code treats an empty list, or one of `**` patterns only, as no condition at all."""
     return all(set(pattern.strip()) <= {"*", "/"} for pattern in patterns)

@@ -14,6 +14,7 @@ from mnemolint.kinds.instructions import AGENTS_MD, CLAUDE_MD, INSTRUCTION_FILE
 from mnemolint.model import ERROR, WARNING, Hit
 from mnemolint.options import MAX_FILE_BYTES
 from mnemolint.parse.document import Document
+from mnemolint.readers import CLAUDE
 from mnemolint.rules.base import EVERY_FILE, TREE, Family, rule
 
 # An `@path` import as Claude Code finds it: `@` at the start of a line or after a space
@@ -33,9 +34,12 @@ def claude_md_shadowed(tree: Tree, options: dict) -> Iterator[Hit]:
     for document in tree.documents:
         if document.kind is INSTRUCTION_FILE:
             folder, name = os.path.split(document.path)
+            if os.path.basename(folder) == CLAUDE.home:  # `.claude/CLAUDE.md` speaks for the folder above
+                folder, name = os.path.dirname(folder), f"{CLAUDE.home}/{name}"
             by_folder.setdefault(folder, {})[name] = document
     for files in by_folder.values():
-        agents, claude = files.get(AGENTS_MD), files.get(CLAUDE_MD)
+        agents = files.get(AGENTS_MD)
+        claude = files.get(CLAUDE_MD) or files.get(f"{CLAUDE.home}/{CLAUDE_MD}")
         if agents is None or claude is None or not (agents.readable and claude.readable):
             continue
         if claude.text.strip() == agents.text.strip() or _imports(claude, agents.path):  # type: ignore[union-attr]

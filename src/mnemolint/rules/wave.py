@@ -54,6 +54,13 @@ def _yaml_paths(document: Document) -> tuple[bool, object]:
     return True, data["paths"]
 
 
+def _left_to_others(document: Document) -> bool:
+    """Whether `paths` is mistyped (WAV001) or empty (WAV008): those rules say what each agent
+    does with it, and the glob rules do not judge Wave's string of `42` or `~` as a pattern."""
+    present, value = _yaml_paths(document)
+    return _mistyped(document) or (present and (value is None or value == [] or value == ""))
+
+
 def _mistyped(document: Document) -> bool:
     """Whether `paths` has a YAML type no agent expects (WAV001's finding, which the glob rules
     leave to it rather than judge Wave's string of `42` as a pattern)."""
@@ -156,8 +163,10 @@ def rule_glob_unmatched(container: RulesDir, options: dict) -> Iterator[Hit]:
             for document in container.rules
             if document.readable
             for reading in container.reading(document, options["glob-max-expansions"])
-            if reading.reader is reader and not reading.unconditional and not misread(document, reading)
-            and not _mistyped(document)
+            if reading.reader is reader
+            and not reading.unconditional
+            and not misread(document, reading)
+            and not _left_to_others(document)
             for glob in reading.globs
             if glob.problem is None and glob.regex is not None
         ]
@@ -182,8 +191,21 @@ def rule_glob_unmatched(container: RulesDir, options: dict) -> Iterator[Hit]:
 
 
 def _unmatched(pending: list[tuple[Document, globs.Glob]], files: list[str]) -> list[tuple[Document, globs.Glob]]:
-    """The patterns of `pending` that match none of `files`. One combined expression is tried on
-    each file, rebuilt only when a pattern is found live: linear in files, not files × patterns."""
+    """The patterns of `pending` that match none of `files`. A minimatch pattern ending in
+    literal text (`**/*.py`) can only match a path ending in it, so it is tried on those alone;
+    the rest share one combined expression per file, rebuilt only when a pattern is found live."""
+    by_tail: dict[str, list[tuple[Document, globs.Glob]]] = {}
+    rest: list[tuple[Document, globs.Glob]] = []
+    for item in pending:
+        tail = globs.literal_tail(item[1])
+        (by_tail.setdefault(tail, []) if tail else rest).append(item)
+    left = _scan(rest, files)
+    for tail, items in by_tail.items():
+        left += _scan(items, [rel for rel in files if rel.endswith(tail)])
+    return left
+
+
+def _scan(pending: list[tuple[Document, globs.Glob]], files: list[str]) -> list[tuple[Document, globs.Glob]]:
     left = list(pending)
     combined = _combine(left)
     for rel in files:
@@ -302,7 +324,8 @@ def rule_empty_body(document: Document, options: dict) -> Iterator[Hit]:
     body = document.lines[front.close_line :] if front.close_line else document.lines
     if not any(line.strip() for line in body):
         yield Hit(
-            "This rule has no text after its frontmatter: the agents trim it and inject nothing. Write the rule, or delete the file."
+            "This rule has no text after its frontmatter: the agents trim it and inject nothing. "
+            "Write the rule, or delete the file."
         )
 
 
@@ -328,8 +351,7 @@ def rule_empty_paths(document: Document, options: dict) -> Iterator[Hit]:
         f"{agents(readers)} {effect.format(s='' if len(readers) > 1 else 's')}" for effect, readers in effects.items()
     )
     yield Hit(
-        f"`paths` is empty: {said}. List the globs the rule is for, or remove `paths` if it is "
-        "meant to be always on.",
+        f"`paths` is empty: {said}. List the globs the rule is for, or remove `paths` if it is meant to be always on.",
         line=document.frontmatter.key_line("paths"),
     )
 
@@ -379,7 +401,10 @@ def misread(document: Document, reading: Reading) -> str | None:
         hidden = " (a byte-order mark hides the whole frontmatter from it)" if bom else ""
         return f"it finds no `paths`{hidden}, so it applies the rule to every file"
     if isinstance(reading.value, str) and reading.value.startswith("[") and isinstance(truth, list):
-        return f"a flow list stays the one literal pattern `{reading.value}`, a character class matching one-character names"
+        return (
+            f"a flow list stays the one literal pattern `{reading.value}`, a character class matching "
+            "one-character names"
+        )
     if isinstance(truth, str) and len(intended) > 1 and str(reading.value).strip() == truth.strip():
         split = "commas" if len(globs.split_commas(truth)) > 1 else "spaces"
         return f"a string is one pattern, never split on {split}, so `{_short(truth)}` matches nothing"
@@ -437,7 +462,9 @@ def _show(patterns: list[str]) -> str:
     WARNING,
     reads=RULES_DIR,
     reports_on=ON_MEMBERS,
-    summary="Two rules dirs Wave loads hold a rule with the same relative path: the later one silently replaces the other.",
+    summary=(
+        "Two rules dirs Wave loads hold a rule with the same relative path: the later one silently replaces the other."
+    ),
 )
 def rule_shadowed(container: RulesDir, options: dict) -> Iterator[Hit]:
     for document, winner in container.replaced():
@@ -460,7 +487,7 @@ def rule_shadowed(container: RulesDir, options: dict) -> Iterator[Hit]:
     options=(GLOB_MAX_EXPANSIONS,),
 )
 def rule_glob_root_only(document: Document, options: dict) -> Iterator[Hit]:
-    if _mistyped(document):
+    if _left_to_others(document):
         return
     for reading in _readings(document, options):
         if reading.reader is not WAVE or _flow_literal(reading):  # WAV010 explains `[a.ts, b.ts]`
@@ -470,7 +497,8 @@ def rule_glob_root_only(document: Document, options: dict) -> Iterator[Hit]:
             if glob.problem is None and "/" not in body and not body.startswith("**"):
                 yield Hit(
                     f"`{glob.pattern}` has no `/`, so for Wave (minimatch without matchBase) it matches files at the "
-                    f"project root only, not `src/{body.replace('*', 'a', 1)}`. Write `**/{body}` to match at any depth (Claude Code "
+                    f"project root only, not `src/{body.replace('*', 'a', 1)}`. Write `**/{body}` to match at any "
+                    "depth (Claude Code "
                     "already matches it at any depth).",
                     line=_line_of(document, glob.written),
                 )
@@ -492,7 +520,10 @@ def rule_glob_negated(document: Document, options: dict) -> Iterator[Hit]:
         if reading.reader is WAVE:
             effect = "Wave matches each pattern on its own, so it applies this rule to every file except those"
         elif len(negated) == len(reading.globs):
-            effect = "Claude Code's gitignore matching only takes files back out with `!`, so with no other pattern the rule applies to no file"
+            effect = (
+                "Claude Code's gitignore matching only takes files back out with `!`, so with no other pattern "
+                "the rule applies to no file"
+            )
         else:
             continue  # beside positive patterns, Claude Code reads `!` as an exclusion, as meant
         for glob in negated:
