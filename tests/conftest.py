@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -107,3 +108,12 @@ def example(tmp_path: Path) -> Path:
     shutil.copytree(EXAMPLE, target, symlinks=True)
     git("init", "-q", cwd=target)
     return target
+
+
+def summary_of(example: Path) -> tuple[int, str]:
+    """How many findings `check` makes in `example`, and its text summary line: the counts the
+    other formats' tests compare with, so that a defect added to the example changes one place."""
+    result = run_cli("check", cwd=example)
+    return len(json.loads(run_cli("check", "--output-format", "json", cwd=example).stdout)), result.stdout.splitlines()[
+        -1
+    ]

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import GIT_ENV, git, run_cli, write_tree
+from conftest import GIT_ENV, git, run_cli, summary_of, write_tree
 
 from mnemolint.cli import build_parser
 
@@ -212,7 +212,7 @@ def test_gitlab_recipes(example: Path) -> None:
         )
         assert result.returncode == 0, result.stderr
     report = json.loads((example / "gl-code-quality-report.json").read_text(encoding="utf-8"))
-    assert len(report) == 41
+    assert len(report) == summary_of(example)[0]
     assert len({issue["fingerprint"] for issue in report}) == len(report)
     for issue in report:
         assert set(issue) == {"description", "check_name", "fingerprint", "severity", "location"}
