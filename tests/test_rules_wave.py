@@ -960,3 +960,10 @@ def test_the_rules_of_a_linked_worktree_are_not_linted_twice(tmp_path: Path) -> 
     copy = rule('\n  - "/src/**"')
     write_tree(tmp_path, {**SOURCES, ".wave/rules/r.md": copy, ".wave/worktrees/x/.wave/rules/r.md": copy})
     assert [path for path, _, _ in hits(check(tmp_path), "WAV003", tmp_path)] == [".wave/rules/r.md"]
+
+
+def test_a_bom_on_a_rule_file_costs_its_paths(tmp_path: Path) -> None:
+    """TXT001 names what the kind loses: a rule file's `paths` (a topic's name, description, type)."""
+    write_tree(tmp_path, {**SOURCES, ".wave/rules/r.md": "\ufeff" + rule('\n  - "src/**"')})
+    [bom] = [d for d in check(tmp_path, select="TXT001") if d.code == "TXT001"]
+    assert bom.message.endswith("misses the frontmatter, and with it `paths`, so the rule applies to every file.")

@@ -91,8 +91,9 @@ class Kind:
     kind have them, so that neither is parsed (nor its rules run) where it means nothing;
     `frontmatter_fields` whether the agent takes fields from it (an index's frontmatter is parsed
     only to be reported: the loader takes the index as it is). `unread_frontmatter` completes
-    "Invalid YAML in frontmatter: …;" with what that costs. `reader(document)` is the profile of
-    the agent that loads the file.
+    "Invalid YAML in frontmatter: …;" with what that costs; `fields` names what the agent takes
+    from the frontmatter (a topic's name, description and type), what a reader that misses the
+    block loses. `reader(document)` is the profile of the agent that loads the file.
     """
 
     __slots__ = (
@@ -103,6 +104,7 @@ class Kind:
         "frontmatter_fields",
         "suppressions",
         "unread_frontmatter",
+        "fields",
         "reader",
     )
 
@@ -116,6 +118,7 @@ class Kind:
         frontmatter_fields: bool,
         suppressions: bool,
         unread_frontmatter: str = "",
+        fields: str = "",
         reader: Callable[[Document], Reader],
     ) -> None:
         self.name = name
@@ -125,6 +128,7 @@ class Kind:
         self.frontmatter_fields = frontmatter_fields
         self.suppressions = suppressions
         self.unread_frontmatter = unread_frontmatter
+        self.fields = fields
         self.reader = reader
 
     def __repr__(self) -> str:

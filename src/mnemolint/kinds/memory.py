@@ -284,5 +284,6 @@ TOPIC = Kind(
     frontmatter_fields=True,
     suppressions=True,
     unread_frontmatter="YAML readers (Claude Code's among them) get no name, description or type from this file",
+    fields="name, description and type",
     reader=_reader,
 )

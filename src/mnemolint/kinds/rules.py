@@ -205,5 +205,6 @@ RULE_FILE = Kind(
         "a YAML reader gets no `paths` from it, so the rule is not scoped the way it is written "
         '(quote each glob: `- "**/*.md"`)'
     ),
+    fields="`paths`, so the rule applies to every file",
     reader=_reader,
 )

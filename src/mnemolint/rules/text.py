@@ -22,9 +22,10 @@ def utf8_bom(document: Document, options: dict) -> Iterator[Hit]:
     text = document.text
     if not text or not text.startswith(BOM):
         return
+    fields = document.kind.fields if document.kind is not None else ""
     hidden = (
-        " A reader that expects `---` at the first byte (Wave's does) then misses the frontmatter, and with it "
-        "name, description and type."
+        " A reader that expects `---` at the first byte (Wave's does) then misses the frontmatter"
+        + (f", and with it {fields}." if fields else ".")
         if document.frontmatter.present
         else ""
     )
