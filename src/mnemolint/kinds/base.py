@@ -48,9 +48,15 @@ class ContainerType:
     `located(directory)` says so (by where it is), or when it matches a glob of the `setting`
     list of the configuration. `make(path)` builds the container object. `about` says in a
     sentence what the container is and which files in it are linted (a run that lints nothing
-    says it)."""
+    says it).
 
-    __slots__ = ("name", "marker", "setting", "located", "make", "about")
+    What a symlink in it means (the LNK rules ask these, never the type's name): `unasked_writes`,
+    the agent writes here without approval, so any link turns a write into one anywhere (a memory
+    dir); `shared_by_link`, a link to a folder outside the repository is a documented way to share
+    its files (a rules dir), not a defect; `dangling_link` completes "Dangling symlink …:" with
+    what it costs the agents that scan it, `{after}` standing for the entries listed after it."""
+
+    __slots__ = ("name", "marker", "setting", "located", "make", "about", "unasked_writes", "shared_by_link", "dangling_link")
 
     def __init__(
         self,
@@ -61,6 +67,9 @@ class ContainerType:
         located: Callable[[str], bool],
         make: Callable[[str], Container],
         about: str,
+        unasked_writes: bool = False,
+        shared_by_link: bool = False,
+        dangling_link: str = "",
     ) -> None:
         self.name = name
         self.marker = marker
@@ -68,6 +77,9 @@ class ContainerType:
         self.located = located
         self.make = make
         self.about = about
+        self.unasked_writes = unasked_writes
+        self.shared_by_link = shared_by_link
+        self.dangling_link = dangling_link
 
     def __repr__(self) -> str:
         return f"<ContainerType {self.name}>"
