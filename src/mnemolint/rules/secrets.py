@@ -39,7 +39,7 @@ def secret_value(document: Document, options: dict) -> Iterator[Hit]:
         return
     for secret in find_secrets(text, credible=True):
         line_start = text.rfind("\n", 0, secret.start) + 1
-        before = redact(text[line_start : secret.start])[-_CONTEXT:].lstrip()
+        before = _tail(redact(text[line_start : secret.start]))
         line = text.count("\n", 0, secret.start) + 1
         yield Hit(
             f"Memory holds {_WHAT[secret.kind]}, `{before}{MASK}` ({secret.end - secret.start} characters "
@@ -48,6 +48,15 @@ def secret_value(document: Document, options: dict) -> Iterator[Hit]:
             line=line,
             column=secret.start - line_start + 1,
         )
+
+
+def _tail(before: str) -> str:
+    """The last words before the secret, enough to find it on its line."""
+    before = before.lstrip()
+    if len(before) <= _CONTEXT:
+        return before
+    cut = before[-_CONTEXT:]
+    return "…" + (cut[cut.find(" ") + 1 :] if " " in cut[:-1] else cut)
 
 
 FAMILY = Family(
