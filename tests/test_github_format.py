@@ -20,7 +20,7 @@ def diagnostic(path: str, message: str = "Broken.", severity: str = ERROR, **whe
 def test_github_output(example: Path, snapshot) -> None:
     result = run_cli("check", "--output-format", "github", cwd=example)
     assert result.returncode == 1
-    assert result.stderr == "Found 41 findings (8 errors, 31 warnings, 2 infos) in 204 memory files.\n"
+    assert result.stderr == "Found 52 findings (15 errors, 35 warnings, 2 infos) in 207 memory files.\n"
     assert result.stdout == snapshot
 
 
@@ -37,9 +37,9 @@ def test_stdout_is_workflow_commands_only_the_summary_goes_to_stderr(example: Pa
     """GitHub reads every stdout line as a possible command; the count is for the log's reader."""
     result = run_cli("check", "--output-format", "github", cwd=example)
     lines = result.stdout.splitlines()
-    assert len(lines) == 41
+    assert len(lines) == 52
     assert all(line.startswith(("::error file=", "::warning file=", "::notice file=")) for line in lines)
-    assert result.stderr.startswith("Found 41 findings")
+    assert result.stderr.startswith("Found 52 findings")
     quiet = run_cli("check", "--output-format", "github", "--quiet", cwd=example)
     assert (quiet.stdout, quiet.stderr) == (result.stdout, "")
 

@@ -30,16 +30,16 @@ _KEY_NAMES = ("id_rsa", "id_dsa", "id_ecdsa", "id_ed25519")
 
 
 def sensitive_place(path: str) -> str | None:
-    """What makes absolute POSIX `path` a place no memory may lead to (`/etc`, `~/.ssh`, a `.env`
-    file, a private key), or None. By name only: nothing is opened or examined."""
+    """What makes absolute POSIX `path` a place no memory may lead to ("in `/etc`, a system
+    directory", "a `.env` file"), or None. By name only: nothing is opened or examined."""
     for top in _SYSTEM:
         if inside(path, top):
-            return f"`{top}`, a system directory"
+            return f"in `{top}`, a system directory"
     parts = path.split("/")
     for place in _CREDENTIAL_DIRS:
         width = place.count("/") + 1
         if any("/".join(parts[i : i + width]) == place for i in range(len(parts) - width + 1)):
-            return f"`~/{place}`, a credential folder"
+            return f"in `~/{place}`, a credential folder"
     name = parts[-1]
     if (name == ".env" or name.startswith(".env.")) and not name.endswith(_TEMPLATE_SUFFIXES):
         return "a `.env` file"

@@ -176,7 +176,7 @@ def symlink_sensitive_target(tree: Tree, options: dict) -> Iterator[Hit]:
     for link in tree.links:
         if link.sensitive:
             yield Hit(
-                f"Symlink to {link.sensitive} ({_where(link, tree)}): an agent that loads it puts what it holds in its "
+                f"Symlink to {_where(link, tree)}, {link.sensitive}: an agent that loads it puts what it holds in its "
                 "context, and one that writes through it changes it. mnemolint did not follow it. Remove the link.",
                 path=link.path,
             )
