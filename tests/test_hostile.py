@@ -92,6 +92,21 @@ if IS_ROOT and hasattr(os, "mknod"):  # only root may make a device node
     CASES["device-node"] = (_special(lambda path: os.mknod(path, stat.S_IFCHR | 0o600, os.makedev(1, 3)), "null.md"), set())
 
 
+@pytest.fixture(autouse=True)
+def _no_deep_leftovers(tmp_path: Path):
+    """pytest's clean-up (shutil.rmtree) recurses once per level: take the 1,000 levels down first."""
+    yield
+    top = tmp_path / "memory" / "d"
+    if not top.is_dir():
+        return
+    levels = [top]
+    while (levels[-1] / "d").is_dir():
+        levels.append(levels[-1] / "d")
+    (levels[-1] / "deep.md").unlink(missing_ok=True)
+    for level in reversed(levels):
+        level.rmdir()
+
+
 def build(root: Path, names: list[str]) -> None:
     write_tree(root, {**HEALTHY, **INDEX})
     for name in names:
@@ -241,7 +256,7 @@ def _time_many_empty_topics(root: Path, count: int) -> float:
     for number in range(count):
         (root / "memory" / f"e{number:06d}.md").touch()
     started = time.perf_counter()
-    process = run_cli("check", "--statistics", "--select", "MEM203,SEC001,LNK,TXT", cwd=root)
+    process = run_cli("check", "--statistics", "--select", "MEM203,SEC001,LNK", cwd=root)
     elapsed = time.perf_counter() - started
     assert (process.returncode, process.stderr) == (1, "")
     assert process.stdout.split()[:2] == [str(count), "MEM203"], process.stdout[:200]
