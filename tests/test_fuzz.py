@@ -1,0 +1,28 @@
+"""The fuzz harness (tests/fuzz.py) on every run, for a bounded number of examples: arbitrary text
+and bytes never raise out of the parsers, the engine or the index generator.
+
+`MNEMOLINT_FUZZ_EXAMPLES` raises the count (CI keeps the default, about ten seconds).
+"""
+
+from __future__ import annotations
+
+import os
+
+from fuzz import byte_strings, lint_memory_dir, parse_text, texts
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+EXAMPLES = int(os.environ.get("MNEMOLINT_FUZZ_EXAMPLES", "150"))
+bounded = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@bounded
+@given(texts())
+def test_no_text_raises_out_of_a_parser(text: str) -> None:
+    parse_text(text)
+
+
+@bounded
+@given(byte_strings(), byte_strings(), st.booleans())
+def test_no_file_content_raises_out_of_the_engine_or_the_generator(index: bytes, topic: bytes, inside: bool) -> None:
+    lint_memory_dir(index, topic, inside)
