@@ -62,6 +62,7 @@ def _deep(root: Path) -> None:
         path.mkdir()
     (path / "deep.md").write_text("no frontmatter\n", encoding="utf-8")
 
+
 # name → (make it under root, findings it must give as {(path, code)})
 CASES: dict[str, tuple[Callable[[Path], None], set[tuple[str, str]]]] = {
     "invalid-yaml": (_files({"memory/broken.md": "---\nname: [oops\n---\n"}), {("memory/broken.md", "FM001")}),
@@ -89,7 +90,10 @@ CASES: dict[str, tuple[Callable[[Path], None], set[tuple[str, str]]]] = {
     "1000-deep-dirs": (_deep, {(f"memory/{DEEP}/deep.md", "MEM203")}),
 }
 if IS_ROOT and hasattr(os, "mknod"):  # only root may make a device node
-    CASES["device-node"] = (_special(lambda path: os.mknod(path, stat.S_IFCHR | 0o600, os.makedev(1, 3)), "null.md"), set())
+    CASES["device-node"] = (
+        _special(lambda path: os.mknod(path, stat.S_IFCHR | 0o600, os.makedev(1, 3)), "null.md"),
+        set(),
+    )
 
 
 @pytest.fixture(autouse=True)

@@ -160,7 +160,10 @@ def test_lnk006_resolves_the_whole_chain_and_never_reads_behind_it(tmp_path: Pat
         ("/private/etc/hosts", "in `/private/etc`, a system directory"),
         ("/home/ana/.ssh/config", "in `~/.ssh`, a credential folder"),
         ("/root/.aws/credentials", "in `~/.aws`, a credential folder"),
-        ("/Users/ana/.config/gcloud/application_default_credentials.json", "in `~/.config/gcloud`, a credential folder"),
+        (
+            "/Users/ana/.config/gcloud/application_default_credentials.json",
+            "in `~/.config/gcloud`, a credential folder",
+        ),
         ("/home/ana/.kube", "in `~/.kube`, a credential folder"),
         ("/srv/app/.env", "a `.env` file"),
         ("/srv/app/.env.production", "a `.env` file"),

@@ -68,7 +68,7 @@ NOT_SECRETS = [
     "AWS docs use AKIAIOSFODNN7EXAMPLE as the example key id",
     "password: postgres",
     'Default DB password is `"changeme"` — never deploy it',
-    "`credentials: \"include\"` sends the cookies",
+    '`credentials: "include"` sends the cookies',
     "https://user:${PASS}@host/ and https://user:password@host/",
     "Authorization: Bearer <token>",
     "?filters=eyJhdXRob3IiOiJ0YW5uZXIiLCJtaW5fd29yZHMiOjgwMH0%3D",

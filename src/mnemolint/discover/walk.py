@@ -138,11 +138,8 @@ class _Walk:
             target = "?"
         resolved = os.path.realpath(entry.path)  # lstat and readlink only: nothing behind it is opened
         written = os.path.normpath(os.path.join(os.path.dirname(entry.path), target))
-        facts = {
-            "resolved": resolved,
-            "outside": not inside(resolved, _repository(root)),
-            "sensitive": sensitive_place(resolved.replace(os.sep, "/")) or sensitive_place(written.replace(os.sep, "/")),
-        }
+        sensitive = sensitive_place(resolved.replace(os.sep, "/")) or sensitive_place(written.replace(os.sep, "/"))
+        facts = {"resolved": resolved, "outside": not inside(resolved, _repository(root)), "sensitive": sensitive}
         try:
             info = os.stat(entry.path)
         except OSError as error:
@@ -155,11 +152,13 @@ class _Walk:
         key = (info.st_dev, info.st_ino)
         is_dir = stat.S_ISDIR(info.st_mode)
         if is_dir and key in ancestors:
-            record = LinkRecord(entry.path, target, "cycle", "points back to a directory it is inside", is_dir=True, **facts)
+            record = LinkRecord(
+                entry.path, target, "cycle", "points back to a directory it is inside", is_dir=True, **facts
+            )
             self.links.append(record)
             return None
         self.links.append(LinkRecord(entry.path, target, is_dir=is_dir, **facts))
-        if facts["sensitive"]:
+        if sensitive:
             self._unfollowed(entry, "it leads to a sensitive place")
             return None  # never read a credential folder, a key or a system file, even inside the root
         if not inside(resolved, root):

@@ -56,7 +56,17 @@ class ContainerType:
     its files (a rules dir), not a defect; `dangling_link` completes "Dangling symlink …:" with
     what it costs the agents that scan it, `{after}` standing for the entries listed after it."""
 
-    __slots__ = ("name", "marker", "setting", "located", "make", "about", "unasked_writes", "shared_by_link", "dangling_link")
+    __slots__ = (
+        "name",
+        "marker",
+        "setting",
+        "located",
+        "make",
+        "about",
+        "unasked_writes",
+        "shared_by_link",
+        "dangling_link",
+    )
 
     def __init__(
         self,
