@@ -44,6 +44,7 @@ SECRETS = [  # (a line holding one secret, its body: what must never be printed)
     ("client_secret: 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", "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"),
     ("db: postgres://app:Xk9-pw2Lq@db.internal:5432/app", "Xk9-pw2Lq"),
     ("password: hunter2-Tq8", "hunter2-Tq8"),
+    ('password: "hunter2-Xq9', "hunter2-Xq9"),  # a quote left open
     ("**Age passphrase:** stage-build-girl-license-benefit-mountain", "stage-build-girl-license-benefit-mountain"),
     ("Authorization: Bearer 9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c", "9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c"),
     (
@@ -156,6 +157,21 @@ def test_no_output_holds_the_raw_secret(tmp_path: Path, args: list[str]) -> None
     if args not in (["--statistics"], ["--diff"]):  # those two have nothing of the text to show
         shown = result.stdout + result.stderr
         assert any(code in shown for code in ("MEM101", "MEM109", "SEC001", "@@")), shown
+
+
+def test_an_internal_error_that_quotes_the_file_is_redacted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rule's exception may carry file content: the line told on stderr is masked too."""
+    from mnemolint.config import load_settings
+    from mnemolint.engine import lint
+    from mnemolint.rules import BY_CODE
+
+    def broken(document: object, options: dict) -> None:
+        raise ValueError(f"cannot read `token={GHP}`")
+
+    monkeypatch.setattr(BY_CODE["MEM203"], "check", broken)
+    write_tree(tmp_path, {"memory/MEMORY.md": "# M\n", "memory/a.md": "no frontmatter\n"})
+    [error] = lint([str(tmp_path)], load_settings(None, str(tmp_path))).errors
+    assert error.endswith("ValueError: cannot read `token=***`")
 
 
 def test_every_quoting_rule_fired_on_the_leaky_tree(tmp_path: Path) -> None:

@@ -185,7 +185,10 @@ def _run(rule: Rule, target: object, default_path: str, options: dict, errors: l
 
 
 def _internal_error(rule: Rule, path: str, error: Exception) -> str:
-    return f"mnemolint: internal error in {rule.code} on {visible(path)}: {type(error).__name__}: {visible(str(error))}"
+    """One line for stderr; redacted, since an exception raised on a file may quote what it holds."""
+    from mnemolint.redact import redact
+
+    return f"mnemolint: internal error in {rule.code} on {visible(path)}: {type(error).__name__}: {visible(redact(str(error)))}"
 
 
 _told: set[str] = set()

@@ -85,7 +85,7 @@ _KEY = (
 _PAIR = re.compile(
     r"(?:" + _KEY + r")(?![A-Za-z0-9])[*_`]{0,2}[\"']?[ \t]{0,8}"  # `db_password`, `GITHUB_TOKEN` end in a key
     r"(?P<sep>:=|=>|=|:|\bis\b|\bwas\b)(?:[*_]{1,2}(?=[ \t]))?[ \t]{0,8}"  # `**Password:** value`
-    r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|`[^`\n]*`|[^\s\"'`,;&<>]+)",
+    r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|`[^`\n]*`|[\"'`][^\s\"'`]*|[^\s\"'`,;&<>]+)",  # a quote left open: to a space
     re.IGNORECASE,
 )
 _KEY_NAME = re.compile(r"(?<![A-Za-z0-9])(?:" + _KEY + r")(?![A-Za-z0-9])", re.IGNORECASE)
@@ -231,7 +231,8 @@ def _pairs(text: str) -> list[Secret]:
         start, end = match.span("value")
         value = match["value"]
         if value[0] in "\"'`":
-            start, end = start + 1, end - 1  # the quotes stay
+            start += 1  # the quotes stay
+            end -= len(value) > 1 and value[-1] == value[0]
         else:
             stripped = value.rstrip(_TRAILING)
             end -= len(value) - len(stripped)
