@@ -188,7 +188,8 @@ def _internal_error(rule: Rule, path: str, error: Exception) -> str:
     """One line for stderr; redacted, since an exception raised on a file may quote what it holds."""
     from mnemolint.redact import redact
 
-    return f"mnemolint: internal error in {rule.code} on {visible(path)}: {type(error).__name__}: {visible(redact(str(error)))}"
+    told = visible(redact(str(error)))
+    return f"mnemolint: internal error in {rule.code} on {visible(path)}: {type(error).__name__}: {told}"
 
 
 _told: set[str] = set()
