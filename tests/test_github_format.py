@@ -20,7 +20,7 @@ def diagnostic(path: str, message: str = "Broken.", severity: str = ERROR, **whe
 def test_github_output(example: Path, snapshot) -> None:
     result = run_cli("check", "--output-format", "github", cwd=example)
     assert result.returncode == 1
-    assert result.stderr == "Found 52 findings (15 errors, 35 warnings, 2 infos) in 207 memory files.\n"
+    assert result.stderr == "Found 52 findings (16 errors, 34 warnings, 2 infos) in 207 memory files.\n"
     assert result.stdout == snapshot
 
 

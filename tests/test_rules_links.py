@@ -179,3 +179,15 @@ def test_lnk006_resolves_the_whole_chain_and_never_reads_behind_it(tmp_path: Pat
 )
 def test_sensitive_place(path: str, what: str | None) -> None:
     assert sensitive_place(path) == what
+
+
+def test_the_example_repository_has_no_link_that_leads_out_of_it() -> None:
+    """A link out of it would be followed by every copy and package of the project (an sdist
+    grew to 240 MB with a link to /usr/share): LNK002 is shown by its page, not by the example."""
+    from conftest import EXAMPLE
+
+    for directory, names, files in os.walk(EXAMPLE):
+        for name in names + files:
+            path = os.path.join(directory, name)
+            if os.path.islink(path) and os.path.exists(path):
+                assert os.path.realpath(path).startswith(str(EXAMPLE.resolve()) + os.sep), path
