@@ -103,12 +103,13 @@ def symlink_escapes_root(tree: Tree, options: dict) -> Iterator[Hit]:
     summary="A symlink whose target does not exist.",
 )
 def symlink_dangling(tree: Tree, options: dict) -> Iterator[Hit]:
-    names = _names_by_directory(tree)
+    names: dict[str, set[str]] | None = None  # listed only when a container asks for the entries after a link
     for link, holder in _links_in(tree):
         if link.problem != "dangling":
             continue
         cost = "whatever reads it gets an error or nothing"
         if holder is not None and holder.type.dangling_link:
+            names = names if names is not None else _names_by_directory(tree)
             directory, name = os.path.split(link.path)
             after = sorted(entry for entry in names.get(directory, ()) if entry > name)
             cost = holder.type.dangling_link.format(after=_listed(after))
