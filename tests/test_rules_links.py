@@ -191,3 +191,10 @@ def test_the_example_repository_has_no_link_that_leads_out_of_it() -> None:
             path = os.path.join(directory, name)
             if os.path.islink(path) and os.path.exists(path):
                 assert os.path.realpath(path).startswith(str(EXAMPLE.resolve()) + os.sep), path
+
+
+def test_a_link_named_alone_is_judged_as_pre_commit_passes_it(tmp_path: Path) -> None:
+    root = write_tree(tmp_path, {"memory/MEMORY.md": "- [Passwords](passwd.md) — users\n"})
+    os.symlink("/etc/passwd", root / "memory" / "passwd.md")
+    found = findings(root, "memory/passwd.md")
+    assert {code for _, code in found} == {"LNK001", "LNK002", "LNK005", "LNK006"}

@@ -89,8 +89,9 @@ def symlink_escapes_root(tree: Tree, options: dict) -> Iterator[Hit]:
             )
         else:
             yield Hit(
-                f"Symlink leads out of the repository, to {_where(link, tree)}: a clone or another machine does not "
-                f"have that {what}, and mnemolint did not follow it. Move what it points to into the repository.",
+                f"Symlink leads out of the repository, to {_where(link, tree)}: a clone does not bring that {what} "
+                "along, so what it holds depends on the machine; mnemolint did not follow it. Move what it points "
+                "to into the repository.",
                 path=link.path,
             )
 
