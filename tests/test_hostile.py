@@ -272,3 +272,24 @@ def test_100000_empty_files_in_one_memory_dir_cost_ten_times_10000(tmp_path: Pat
     small = _time_many_empty_topics(tmp_path / "small", 10_000)
     large = _time_many_empty_topics(tmp_path / "large", 100_000)
     assert large < 15 * small, (small, large)
+
+
+@pytest.mark.parametrize("special", ["fifo", "directory"])
+def test_a_special_file_swapped_in_after_the_walk_is_refused_without_blocking(tmp_path: Path, special: str) -> None:
+    """The walk saw a regular file; by the time it is read, a FIFO (or a directory) stands there."""
+    from mnemolint.config import load_settings
+    from mnemolint.discover.walk import discover
+
+    write_tree(tmp_path, {**INDEX, "memory/t.md": "---\nname: t\n---\n"})
+    settings = load_settings(None, str(tmp_path))
+    [document] = [d for d in discover([str(tmp_path)], settings).documents if d.path.endswith("t.md")]
+    (tmp_path / "memory" / "t.md").unlink()
+    if special == "fifo":
+        os.mkfifo(tmp_path / "memory" / "t.md")
+    else:
+        (tmp_path / "memory" / "t.md").mkdir()
+    started = time.perf_counter()
+    assert document.text is None and document.read_error is not None  # NST002 reports it
+    assert time.perf_counter() - started < 1
+    if special == "fifo":
+        assert document.read_error == "not a regular file (a FIFO, device or directory stands at its name)"
