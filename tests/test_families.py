@@ -50,7 +50,7 @@ def test_security_families_rate_every_rule_and_no_other_family_rates_any() -> No
         assert sorted(family.security) == sorted(codes), f"{family.prefix}: a rule has no security severity"
         for severity in family.security.values():
             assert 0.0 < float(severity) <= 10.0
-    assert {family.prefix for family in FAMILIES if family.security is not None} == {"LNK"}
+    assert {family.prefix for family in FAMILIES if family.security is not None} == {"LNK", "SEC"}
 
 
 def test_precision_names_rules_of_the_family() -> None:
@@ -164,8 +164,8 @@ def test_a_sensitive_family_is_redacted_before_any_reporter() -> None:
         assert diagnostic.message == expected
 
 
-def test_no_family_of_today_is_sensitive_so_messages_pass_unchanged() -> None:
-    """Values quoted by today's rules are masked where they are quoted (`textutil.quote`)."""
-    assert not [family.prefix for family in FAMILIES if family.sensitive]
+def test_only_the_secrets_family_is_sensitive_so_other_messages_pass_unchanged() -> None:
+    """Values quoted by the other rules are masked where they are quoted (`textutil.quote`)."""
+    assert [family.prefix for family in FAMILIES if family.sensitive] == ["SEC"]
     [diagnostic] = shown([_finding("MEM109", "token=abc123 stays as the rule wrote it")])
     assert diagnostic.message == "token=abc123 stays as the rule wrote it"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -47,6 +48,20 @@ def _link(target: str, name: str) -> Callable[[Path], None]:
 
 
 NESTED = "---\nx: " + "[" * 5000 + "]" * 5000 + "\n---\n"
+DEEP = "/".join(["d"] * 1000)  # 1,000 directory levels below the memory dir
+
+
+def _special(make: Callable[[str], None], name: str) -> Callable[[Path], None]:
+    return lambda root: make(str(root / "memory" / name))
+
+
+def _deep(root: Path) -> None:
+    path = root / "memory"
+    for name in DEEP.split("/"):  # os.makedirs recurses once per level: past Python's limit here
+        path = path / name
+        path.mkdir()
+    (path / "deep.md").write_text("no frontmatter\n", encoding="utf-8")
+
 
 # name → (make it under root, findings it must give as {(path, code)})
 CASES: dict[str, tuple[Callable[[Path], None], set[tuple[str, str]]]] = {
@@ -62,8 +77,38 @@ CASES: dict[str, tuple[Callable[[Path], None], set[tuple[str, str]]]] = {
     "nesting-5000": (_files({"memory/deep.md": NESTED}), {("memory/deep.md", "FM005")}),
     "symlink-loop": (_link(".", "loop"), {("memory/loop", "LNK004")}),
     "symlink-self-loop": (_link("x", "x"), {("memory/x", "LNK004")}),
-    "dangling-symlink": (_link("nowhere.md", "dangling.md"), set()),
+    "dangling-symlink": (_link("nowhere.md", "dangling.md"), {("memory/dangling.md", "LNK003")}),
+    "200-mb-topic": (
+        lambda root: sparse(root / "memory/vast.md", 200 * 1024 * 1024),
+        {("memory/vast.md", "MEM201"), ("memory/vast.md", "NST002")},
+    ),
+    "200-kb-one-line-index": (_files({"wide/MEMORY.md": "- " + "x" * 200_000 + "\n"}), {("wide/MEMORY.md", "MEM101")}),
+    "utf-16-bom": (_files({"memory/wide.md": "---\nname: w\n---\n".encode("utf-16")}), {("memory/wide.md", "TXT002")}),
+    "leading-dash-name": (_files({"memory/--fix.md": "no frontmatter\n"}), {("memory/--fix.md", "MEM203")}),
+    "fifo": (_special(os.mkfifo, "pipe.md"), set()),  # skipped: never opened, so never blocks
+    "link-to-dev-zero": (_link("/dev/zero", "zero.md"), {("memory/zero.md", "LNK006")}),
+    "1000-deep-dirs": (_deep, {(f"memory/{DEEP}/deep.md", "MEM203")}),
 }
+if IS_ROOT and hasattr(os, "mknod"):  # only root may make a device node
+    CASES["device-node"] = (
+        _special(lambda path: os.mknod(path, stat.S_IFCHR | 0o600, os.makedev(1, 3)), "null.md"),
+        set(),
+    )
+
+
+@pytest.fixture(autouse=True)
+def _no_deep_leftovers(tmp_path: Path):
+    """pytest's clean-up (shutil.rmtree) recurses once per level: take the 1,000 levels down first."""
+    yield
+    top = tmp_path / "memory" / "d"
+    if not top.is_dir():
+        return
+    levels = [top]
+    while (levels[-1] / "d").is_dir():
+        levels.append(levels[-1] / "d")
+    (levels[-1] / "deep.md").unlink(missing_ok=True)
+    for level in reversed(levels):
+        level.rmdir()
 
 
 def build(root: Path, names: list[str]) -> None:
@@ -79,10 +124,14 @@ def found(diagnostics, root: Path) -> set[tuple[str, str]]:
 @pytest.mark.parametrize("name", list(CASES))
 def test_each_hostile_file_is_reported_and_the_run_goes_on(tmp_path: Path, capsys, name: str) -> None:
     build(tmp_path, [name])
+    started = time.perf_counter()
     result = found(run_lint(tmp_path), tmp_path)
+    assert time.perf_counter() - started < 5
     assert CASES[name][1] <= result
     assert HEALTHY_FINDING in result
     assert capsys.readouterr().err == ""
+    hostile = {path for path, _ in CASES[name][1]}
+    assert not [(path, code) for path, code in result if path not in hostile and path != HEALTHY_FINDING[0]]
 
 
 def test_a_30_mb_topic_is_judged_by_its_size_without_being_read(tmp_path: Path) -> None:
@@ -204,3 +253,43 @@ def test_a_rule_that_crashes_is_reported_and_the_run_goes_on(tmp_path: Path, mon
     assert sarif(result.diagnostics, str(tmp_path), successful=not result.errors)["runs"][0]["invocations"] == [
         {"executionSuccessful": False}
     ]
+
+
+def _time_many_empty_topics(root: Path, count: int) -> float:
+    write_tree(root, INDEX)
+    for number in range(count):
+        (root / "memory" / f"e{number:06d}.md").touch()
+    started = time.perf_counter()
+    process = run_cli("check", "--statistics", "--select", "MEM203,SEC001,LNK", cwd=root)
+    elapsed = time.perf_counter() - started
+    assert (process.returncode, process.stderr) == (1, "")
+    assert process.stdout.split()[:2] == [str(count), "MEM203"], process.stdout[:200]
+    return elapsed
+
+
+def test_100000_empty_files_in_one_memory_dir_cost_ten_times_10000(tmp_path: Path) -> None:
+    """Linear: 10k then 100k empty topics (each MEM203); measured 0.9 s and 8 s here."""
+    small = _time_many_empty_topics(tmp_path / "small", 10_000)
+    large = _time_many_empty_topics(tmp_path / "large", 100_000)
+    assert large < 15 * small, (small, large)
+
+
+@pytest.mark.parametrize("special", ["fifo", "directory"])
+def test_a_special_file_swapped_in_after_the_walk_is_refused_without_blocking(tmp_path: Path, special: str) -> None:
+    """The walk saw a regular file; by the time it is read, a FIFO (or a directory) stands there."""
+    from mnemolint.config import load_settings
+    from mnemolint.discover.walk import discover
+
+    write_tree(tmp_path, {**INDEX, "memory/t.md": "---\nname: t\n---\n"})
+    settings = load_settings(None, str(tmp_path))
+    [document] = [d for d in discover([str(tmp_path)], settings).documents if d.path.endswith("t.md")]
+    (tmp_path / "memory" / "t.md").unlink()
+    if special == "fifo":
+        os.mkfifo(tmp_path / "memory" / "t.md")
+    else:
+        (tmp_path / "memory" / "t.md").mkdir()
+    started = time.perf_counter()
+    assert document.text is None and document.read_error is not None  # NST002 reports it
+    assert time.perf_counter() - started < 1
+    if special == "fifo":
+        assert document.read_error == "not a regular file (a FIFO, device or directory stands at its name)"

@@ -93,8 +93,8 @@ def test_diff_masks_removed_and_added_lines(tmp_path: Path) -> None:
         "-- [G](gone.md) — db password: ***",
         "+- [A](a.md) — deploy with token=***",
     ]
-    # --fix writes the real text, of course.
-    assert run_cli("check", "--fix", "d", cwd=root).returncode == 0
+    # --fix writes the real text, of course (which SEC001 then reports, masked).
+    assert run_cli("check", "--fix", "--ignore", "SEC001", "d", cwd=root).returncode == 0
     assert token in (root / "d/mem/MEMORY.md").read_text(encoding="utf-8")
 
 
@@ -241,16 +241,19 @@ def test_redaction_is_linear(piece: str) -> None:
 
 
 def test_example_repository_holds_no_false_secret() -> None:
-    """Every text file of the bundled example: redaction would change none of them."""
+    """Every text file of the bundled example: redaction would change none of them but the one
+    planted token of its SEC001 defect."""
     from conftest import EXAMPLE
 
+    planted = EXAMPLE / "security" / "memory" / "deploy.md"
     for path in EXAMPLE.rglob("*"):
         if path.is_file() and not path.is_symlink():
             try:
                 text = path.read_text(encoding="utf-8")
             except (UnicodeDecodeError, OSError):
                 continue
-            assert find_secrets(text) == [], path
+            found = [(secret.kind, text[secret.start : secret.start + 4]) for secret in find_secrets(text)]
+            assert found == ([("token", "A1b2")] if path == planted else []), path
 
 
 # --- injection -------------------------------------------------------------------------------

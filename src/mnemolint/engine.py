@@ -52,12 +52,14 @@ def active_rules(settings: Settings) -> list[Rule]:
 
 
 def severities(settings: Settings) -> dict[str, str]:
-    """Each code's severity after the `severity` table, whose keys may be prefixes (most specific wins)."""
+    """The severity of each code the `severity` table names, whose keys may be prefixes (most
+    specific wins); the other codes keep the one their findings were made with."""
     result = {}
     for rule in RULES:
         matching = [key for key in settings.severity if matches(key, rule.code)]
         best = max(matching, key=specificity, default=None)
-        result[rule.code] = settings.severity[best] if best else rule.severity
+        if best:
+            result[rule.code] = settings.severity[best]
     return result
 
 
@@ -183,7 +185,11 @@ def _run(rule: Rule, target: object, default_path: str, options: dict, errors: l
 
 
 def _internal_error(rule: Rule, path: str, error: Exception) -> str:
-    return f"mnemolint: internal error in {rule.code} on {visible(path)}: {type(error).__name__}: {visible(str(error))}"
+    """One line for stderr; redacted, since an exception raised on a file may quote what it holds."""
+    from mnemolint.redact import redact
+
+    told = visible(redact(str(error)))
+    return f"mnemolint: internal error in {rule.code} on {visible(path)}: {type(error).__name__}: {told}"
 
 
 _told: set[str] = set()
@@ -210,7 +216,7 @@ def _filter(found: list[Diagnostic], tree: Tree, settings: Settings) -> list[Dia
         marks = document.suppressions if document is not None else None
         if marks is not None and marks.covers(diagnostic.code, diagnostic.line):
             continue
-        diagnostic.severity = severity[diagnostic.code]
+        diagnostic.severity = severity.get(diagnostic.code, diagnostic.severity)
         kept.append(diagnostic)
     kept.sort(key=Diagnostic.sort_key)
     return kept

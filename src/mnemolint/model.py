@@ -73,10 +73,12 @@ class Fix:
 class Hit:
     """What a rule function yields: a finding before the engine stamps code and severity on it.
 
-    `path` defaults to the file the rule was run on; `line` None means the whole file.
+    `path` defaults to the file the rule was run on; `line` None means the whole file; `severity`
+    to the rule's (a rule whose finding weighs less where it is, LNK002 in a rules dir, gives its
+    own; a configured `severity` for the code still wins).
     """
 
-    __slots__ = ("message", "path", "line", "column", "end_line", "end_column", "fix")
+    __slots__ = ("message", "path", "line", "column", "end_line", "end_column", "fix", "severity")
 
     def __init__(
         self,
@@ -88,6 +90,7 @@ class Hit:
         end_line: int | None = None,
         end_column: int | None = None,
         fix: Fix | None = None,
+        severity: str | None = None,
     ) -> None:
         self.message = message
         self.path = path
@@ -96,6 +99,7 @@ class Hit:
         self.end_line = end_line
         self.end_column = end_column
         self.fix = fix
+        self.severity = severity
 
 
 class Diagnostic:
@@ -120,7 +124,7 @@ class Diagnostic:
     def __init__(self, code: str, name: str, severity: str, path: str, hit: Hit) -> None:
         self.code = code
         self.name = name
-        self.severity = severity
+        self.severity = hit.severity or severity
         self.message = hit.message
         self.path = hit.path or path
         self.line = hit.line

@@ -20,3 +20,31 @@ def upwards(directory: str) -> Iterator[str]:
         if parent == current:
             return
         current = parent
+
+
+# Where a link must never lead (SPEC §3, LNK006): system trees, credential folders, key files.
+_SYSTEM = ("/etc", "/proc", "/sys", "/dev", "/private/etc")  # /private/etc: macOS's /etc
+_CREDENTIAL_DIRS = (".ssh", ".aws", ".gnupg", ".config/gcloud", ".kube")  # below any home
+_TEMPLATE_SUFFIXES = (".example", ".sample", ".template", ".dist")  # `.env.example` holds no value
+_KEY_NAMES = ("id_rsa", "id_dsa", "id_ecdsa", "id_ed25519")
+
+
+def sensitive_place(path: str) -> str | None:
+    """What makes absolute POSIX `path` a place no memory may lead to ("in `/etc`, a system
+    directory", "a `.env` file"), or None. By name only: nothing is opened or examined."""
+    for top in _SYSTEM:
+        if inside(path, top):
+            return f"in `{top}`, a system directory"
+    parts = path.split("/")
+    for place in _CREDENTIAL_DIRS:
+        width = place.count("/") + 1
+        if any("/".join(parts[i : i + width]) == place for i in range(len(parts) - width + 1)):
+            return f"in `~/{place}`, a credential folder"
+    name = parts[-1]
+    if (name == ".env" or name.startswith(".env.")) and not name.endswith(_TEMPLATE_SUFFIXES):
+        return "a `.env` file"
+    if name.endswith(".pem"):
+        return "a `.pem` key or certificate"
+    if name.startswith(_KEY_NAMES) and not name.endswith(".pub"):
+        return "a private key (`id_*`)"
+    return None

@@ -20,6 +20,14 @@ What counts as credential-shaped:
   standing alone): a key's body line, an AWS secret key.
 Ordinary prose about credentials ("password reset flow", "token budget") is left alone. Every
 pattern runs in linear time: quantifiers are bounded or cannot overlap.
+
+Masking is generous (masking a word that was not a secret costs a word of a message); reporting
+is not. `find_secrets(text, credible=True)` keeps only what is really a credential's value, for
+SEC001: not a placeholder (`<token>`, `${TOKEN}`, `{{ secrets.X }}`, `****`, `xxx`,
+`[REDACTED]`, `...`), not a reference to where it lives (`GITHUB_TOKEN`, `os.environ["X"]`,
+`process.env.X`), not a documented example (`…EXAMPLE`), not a plain word (`password: letmein`
+is masked but not reported), and for a key-shaped run, not base64 of readable text. A value given
+to a credential-named key must hold a digit or a symbol, or be a passphrase of four words or more.
 """
 
 from __future__ import annotations
@@ -72,12 +80,12 @@ _PRIVATE_KEY = re.compile(
 # A credential-named key (`db_password`, `GITHUB_TOKEN`, `"api-key"`) and what it is given.
 _KEY = (
     r"pass(?:word|wd|phrase)|secret(?:[_-]?key)?|token|api[_-]?key|apikey|access[_-]?key"
-    r"|private[_-]?key|credentials?|auth[_-]?key"
+    r"|private[_-]?key|credentials?|auth[_-]?key|account[_-]?key|shared[_-]?access[_-]?key"
 )
 _PAIR = re.compile(
-    r"(?:" + _KEY + r")(?![A-Za-z0-9])[\"']?[ \t]{0,8}"  # `db_password`, `GITHUB_TOKEN` end in a key
-    r"(?P<sep>:=|=>|=|:|\bis\b|\bwas\b)[ \t]{0,8}"
-    r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'`,;&<>]+)",
+    r"(?:" + _KEY + r")(?![A-Za-z0-9])[*_`]{0,2}[\"']?[ \t]{0,8}"  # `db_password`, `GITHUB_TOKEN` end in a key
+    r"(?P<sep>:=|=>|=|:|\bis\b|\bwas\b)(?:[*_]{1,2}(?=[ \t]))?[ \t]{0,8}"  # `**Password:** value`
+    r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|`[^`\n]*`|[\"'`][^\s\"'`]*|[^\s\"'`,;&<>]+)",  # a quote left open: to a space
     re.IGNORECASE,
 )
 _KEY_NAME = re.compile(r"(?<![A-Za-z0-9])(?:" + _KEY + r")(?![A-Za-z0-9])", re.IGNORECASE)
@@ -86,11 +94,12 @@ _BEARER = re.compile(r"\b(?:bearer|basic)[ \t]{1,8}(?P<value>[A-Za-z0-9._~+/-]{8
 _RANDOM = re.compile(r"(?<![\w/+.-])[A-Za-z0-9+/]{40,}={0,2}(?![\w/+.=-])")
 
 _PLAIN_WORD = re.compile(r"[A-Za-z][a-z]*")
-_TRAILING = ".)!?:]"  # sentence punctuation after an unquoted value is not part of it
+_TRAILING = ".)!?:]*"  # sentence punctuation (or a closing `**`) after an unquoted value is not part of it
 
 
 class Secret:
-    """Credential-shaped text at `text[start:end]` (the part to mask, not the key or prefix beside it)."""
+    """Credential-shaped text at `text[start:end]` (the part to mask, not the key or prefix beside it);
+    `kind` says which shape: "token", "private key", "password in URL", "credential", "key material"."""
 
     __slots__ = ("start", "end", "kind")
 
@@ -103,14 +112,17 @@ class Secret:
         return f"Secret({self.start}, {self.end}, {self.kind!r})"
 
 
-def find_secrets(text: str) -> list[Secret]:
-    """Every credential-shaped span of `text`, in order, none overlapping (the first found wins)."""
+def find_secrets(text: str, credible: bool = False) -> list[Secret]:
+    """Every credential-shaped span of `text`, in order, none overlapping (the first found wins);
+    with `credible`, only those that are really a credential's value (see the module's doc)."""
     found = [*_private_keys(text), *_urls(text), *_tokens(text), *_pairs(text), *_bearers(text), *_random(text)]
     found.sort(key=lambda secret: (secret.start, -secret.end))
     kept: list[Secret] = []
     for secret in found:
         if not kept or secret.start >= kept[-1].end:
             kept.append(secret)
+    if credible:
+        return [secret for secret in kept if _credible(secret, text[secret.start : secret.end])]
     return kept
 
 
@@ -132,6 +144,57 @@ def redact_pair(key: str, value: str) -> str:
     if value and _KEY_NAME.search(key):
         return MASK
     return redact(value)
+
+
+_FILLER = re.compile(r"[*xX.•…_#=-]+|\.\.\.|…")
+_PLACEHOLDER = re.compile(
+    r".*(?:<[^>]*>|\$\{|\$\(|\{\{|\{[A-Za-z_][A-Za-z0-9_.]*\}|\.\.\.|…|\*\*\*|redacted|placeholder|your[_-]|xxxx).*"
+    r"|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%|changeme|example|dummy|none|null|true|false",
+    re.IGNORECASE,
+)
+_REFERENCE = re.compile(  # an environment variable, code that fetches it, a secret store's name, a file
+    r"[A-Z0-9_|]*[A-Z][A-Z0-9_|]*|.*[(\[].*|(?:os|process|env|secrets|vars|vault|op|ssm|arn)[.:].*"
+    r"|[~.]?/.*|[A-Za-z]:[\\/].*|https?://.*|.*[/\\].*\.[A-Za-z0-9]{1,5}"
+)
+_SYMBOL = re.compile(r"[^A-Za-z0-9._-]")
+
+
+def _credible(secret: Secret, value: str) -> bool:
+    """Whether a masked span is a credential's real value, not a placeholder, reference or example."""
+    if "EXAMPLE" in value or _FILLER.fullmatch(value):
+        return False
+    if secret.kind == "private key":
+        return re.search(r"[A-Za-z0-9+/]{16,}", value) is not None
+    if secret.kind == "token":
+        return len(set(value)) >= 6
+    if secret.kind == "key material":
+        return not _readable_base64(value)
+    return _credible_value(value.strip().strip("\"'`"))
+
+
+def _credible_value(value: str) -> bool:
+    """A value given to a credential-named key (or a URL's password) that is one."""
+    if _PLACEHOLDER.fullmatch(value) or _REFERENCE.fullmatch(value) or _PLAIN_WORD.fullmatch(value):
+        return False
+    if len(value) < 6 or len(set(value)) < 5:
+        return False
+    if any(char.isdigit() for char in value) or _SYMBOL.search(value):
+        return True
+    words = re.split(r"[-_.]", value)  # a passphrase: `stage-build-girl-license-…`
+    return len(words) >= 4 and len(value) >= 20 and all(word.isalpha() for word in words)
+
+
+def _readable_base64(run: str) -> bool:
+    """Whether a base64-looking run decodes to text (an encoded JSON or URL parameter, not a key)."""
+    import base64
+    import binascii
+
+    try:
+        data = base64.b64decode(run + "=" * (-len(run) % 4))
+    except (binascii.Error, ValueError):
+        return False
+    printable = sum(32 <= byte < 127 or byte in (9, 10, 13) for byte in data)
+    return printable >= 0.9 * len(data)
 
 
 def _mask(value: str) -> str:
@@ -167,8 +230,9 @@ def _pairs(text: str) -> list[Secret]:
     for match in _PAIR.finditer(text):
         start, end = match.span("value")
         value = match["value"]
-        if value[0] in "\"'":
-            start, end = start + 1, end - 1  # the quotes stay
+        if value[0] in "\"'`":
+            start += 1  # the quotes stay
+            end -= len(value) > 1 and value[-1] == value[0]
         else:
             stripped = value.rstrip(_TRAILING)
             end -= len(value) - len(stripped)

@@ -10,15 +10,35 @@ if TYPE_CHECKING:
 
 
 class LinkRecord:
-    """A symlink met by the walk. `problem` is None, "cycle" or "dangling"."""
+    """A symlink met by the walk, judged by `lstat`/`readlink`/`realpath` only (nothing behind it is
+    opened). `problem` is None, "cycle" or "dangling"; `resolved` is where it really leads, every
+    link of a chain followed (as far as it goes, for a dangling link); `is_dir` whether it leads
+    to a directory; `outside` whether it leads out of the repository (the nearest directory at or
+    above the linted root holding `.git`, else that root); `sensitive` what makes where it leads
+    a place no memory may lead to (`paths.sensitive_place`), or None."""
 
-    __slots__ = ("path", "target", "problem", "detail")
+    __slots__ = ("path", "target", "problem", "detail", "resolved", "is_dir", "outside", "sensitive")
 
-    def __init__(self, path: str, target: str, problem: str | None = None, detail: str = "") -> None:
+    def __init__(
+        self,
+        path: str,
+        target: str,
+        problem: str | None = None,
+        detail: str = "",
+        *,
+        resolved: str = "",
+        is_dir: bool = False,
+        outside: bool = False,
+        sensitive: str | None = None,
+    ) -> None:
         self.path = path
         self.target = target
         self.problem = problem
         self.detail = detail
+        self.resolved = resolved
+        self.is_dir = is_dir
+        self.outside = outside
+        self.sensitive = sensitive
 
 
 class Tree:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from functools import lru_cache
 
 from mnemolint.config import Settings, glob_flags
 from mnemolint.discover.tree import LinkRecord, Tree
@@ -22,7 +23,7 @@ from mnemolint.errors import ConfigError
 from mnemolint.kinds.base import Container, ContainerType
 from mnemolint.kinds.registry import CONTAINERS, kind_of
 from mnemolint.parse.document import Document
-from mnemolint.paths import inside, upwards
+from mnemolint.paths import inside, sensitive_place, upwards
 from mnemolint.readers import AGENT_HOMES
 
 DEFAULT_EXCLUDES = frozenset(
@@ -142,24 +143,35 @@ class _Walk:
             target = os.readlink(entry.path)
         except OSError:
             target = "?"
+        resolved = os.path.realpath(entry.path)  # lstat and readlink only: nothing behind it is opened
+        written = os.path.normpath(os.path.join(os.path.dirname(entry.path), target))
+        sensitive = sensitive_place(resolved.replace(os.sep, "/")) or sensitive_place(written.replace(os.sep, "/"))
+        facts = {"resolved": resolved, "outside": not inside(resolved, _repository(root)), "sensitive": sensitive}
         try:
             info = os.stat(entry.path)
         except OSError as error:
             if error.errno == errno.ELOOP:
-                self.links.append(LinkRecord(entry.path, target, "cycle", "resolves back to itself"))
+                self.links.append(LinkRecord(entry.path, target, "cycle", "resolves back to itself", **facts))
             else:
-                self.links.append(LinkRecord(entry.path, target, "dangling", error.strerror or ""))
+                self.links.append(LinkRecord(entry.path, target, "dangling", error.strerror or "", **facts))
             self._unfollowed(entry, "dangling" if error.errno != errno.ELOOP else "a loop")
             return None
         key = (info.st_dev, info.st_ino)
-        if stat.S_ISDIR(info.st_mode) and key in ancestors:
-            self.links.append(LinkRecord(entry.path, target, "cycle", "points back to a directory it is inside"))
+        is_dir = stat.S_ISDIR(info.st_mode)
+        if is_dir and key in ancestors:
+            record = LinkRecord(
+                entry.path, target, "cycle", "points back to a directory it is inside", is_dir=True, **facts
+            )
+            self.links.append(record)
             return None
-        self.links.append(LinkRecord(entry.path, target))
-        if not inside(os.path.realpath(entry.path), root) and not self._links_out(entry.path):
+        self.links.append(LinkRecord(entry.path, target, is_dir=is_dir, **facts))
+        if sensitive:
+            self._unfollowed(entry, "it leads to a sensitive place")
+            return None  # never read a credential folder, a key or a system file, even inside the root
+        if not inside(resolved, root) and not self._links_out(entry.path):
             self._unfollowed(entry, "it leads out of the linted tree")
             return None  # never read what lies behind a link out of the linted root
-        if stat.S_ISDIR(info.st_mode):
+        if is_dir:
             if self._within_own_container(entry.path):
                 return None  # its files are walked under their real names: no topic twice
             return entry.path, ancestors + (key,), True
@@ -185,7 +197,7 @@ class _Walk:
         """Whether the container holding `link` follows links out of the tree (a rules dir)."""
         container = self.enclosing_container(os.path.dirname(link))
         placed = self.placed(container) if container is not None else None
-        return placed is not None and placed.links_out
+        return placed is not None and placed.shared_by_link
 
     def _within_own_container(self, link: str) -> bool:
         """Whether a linked directory leads back into the container holding the link."""
@@ -220,6 +232,13 @@ class _Walk:
         """`directory` holds a container's marker file: it is that container, under any name."""
         self.container_paths.setdefault(directory, _MARKERS[marker])
         self.marker_dirs.add(directory)
+
+
+@lru_cache(maxsize=8)
+def _repository(root: str) -> str:
+    """The repository `root` is in (the nearest directory at or above it holding `.git`), else `root`:
+    a link out of it is one a clone will not have (LNK002)."""
+    return next((directory for directory in upwards(root) if os.path.exists(os.path.join(directory, ".git"))), root)
 
 
 class _Pending:

@@ -49,16 +49,27 @@ class Container:
         """Take what it needs of the whole discovery, once every file is filed (a rules dir its
         project); most containers need nothing."""
 
+    def lost_to(self, link: str) -> str:
+        """What the agents that scan this container lose to the dangling symlink `link` in it,
+        completing "Dangling symlink …;" (empty: no more than the link itself)."""
+        return ""
+
 
 class ContainerType:
     """A kind of container. A directory is one when it holds `marker` (a file name), when
     `located(directory)` says so (by where it is), or when it matches a glob of the `setting`
     list of the configuration. `make(path)` builds the container object. `about` says in a
     sentence what the container is and which files in it are linted (a run that lints nothing
-    says it). With `links_out`, a symlink in it that leads out of the linted tree is followed:
-    the agents load what it points at (rules shared across projects, seed 000)."""
+    says it).
 
-    __slots__ = ("name", "marker", "setting", "located", "make", "about", "links_out")
+    What a symlink in it means (the LNK rules ask these, never the type's name): `unasked_writes`,
+    the agent writes here without approval, so any link turns a write into one anywhere (a memory
+    dir); `shared_by_link`, a link to a folder outside the repository is a documented way to share
+    its files (a rules dir, seed 000): the walk follows it, since the agents load what it points
+    at, and it is not a defect. What a dangling link in it costs is the container's to say
+    (`Container.lost_to`)."""
+
+    __slots__ = ("name", "marker", "setting", "located", "make", "about", "unasked_writes", "shared_by_link")
 
     def __init__(
         self,
@@ -69,7 +80,8 @@ class ContainerType:
         located: Callable[[str], bool],
         make: Callable[[str], Container],
         about: str,
-        links_out: bool = False,
+        unasked_writes: bool = False,
+        shared_by_link: bool = False,
     ) -> None:
         self.name = name
         self.marker = marker
@@ -77,7 +89,8 @@ class ContainerType:
         self.located = located
         self.make = make
         self.about = about
-        self.links_out = links_out
+        self.unasked_writes = unasked_writes
+        self.shared_by_link = shared_by_link
 
     def __repr__(self) -> str:
         return f"<ContainerType {self.name}>"

@@ -265,6 +265,7 @@ MEMORY_DIR = ContainerType(
     + ", or matches `memory-dirs`; its topics are its other .md files except "
     + ", ".join(NOT_TOPICS[:-1])
     + f" and {NOT_TOPICS[-1]}.",
+    unasked_writes=True,  # seed 000, auto memory 4: the agent writes its memory without approval
 )
 INDEX = Kind(
     "memory index",

@@ -129,6 +129,17 @@ class RulesDir(Container):
             found = self._readings[document.path] = [_read(document, reader, limit) for reader in self.readers]
         return found
 
+    def lost_to(self, link: str) -> str:
+        lost = self.never_loaded(link)
+        said = []
+        for reader, ids in lost.items():
+            how = "stops scanning this folder here" if reader is WAVE else "loads no rule of this folder at all"
+            shown = ", ".join(f"`{rule_id}`" for rule_id in ids[:5]) + (
+                f" and {len(ids) - 5} more" if len(ids) > 5 else ""
+            )
+            said.append(f"{reader.title} {how}, so it never loads {shown or 'any rule past it'}")
+        return "; ".join(said)
+
     def never_loaded(self, link: str) -> dict[Reader, list[str]]:
         """The rules each agent never loads because of the dangling link `link` in this dir:
         Wave stops scanning that directory at the link, so the entries after it by name are lost
@@ -192,7 +203,7 @@ RULES_DIR = ContainerType(
     located=_located,
     make=RulesDir,
     about="A rules dir is `.wave/rules/` or `.claude/rules/`; its rules are its .md files, at any depth.",
-    links_out=True,
+    shared_by_link=True,
 )
 RULE_FILE = Kind(
     "rule file",

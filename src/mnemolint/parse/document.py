@@ -8,6 +8,7 @@ kind without frontmatter or suppression comments never has either parsed.
 from __future__ import annotations
 
 import os
+import stat
 
 from mnemolint.parse import suppress
 from mnemolint.parse.frontmatter import FrontMatter, split_and_parse
@@ -82,12 +83,19 @@ class Document:
         return document
 
     def _load(self) -> None:
-        """Read the file once; one over `max-file-bytes` is measured (fstat), never read."""
+        """Read the file once; one over `max-file-bytes` is measured (fstat), never read. Opened without
+        blocking and read only when it is still a regular file: a FIFO or device swapped in since the
+        walk saw a file is refused, never waited on."""
         self._loaded = True
         limit = self.options["max-file-bytes"]
         try:
-            with open(self.path, "rb", buffering=0) as handle:
-                size = os.fstat(handle.fileno()).st_size
+            fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+            with open(fd, "rb", buffering=0) as handle:
+                info = os.fstat(handle.fileno())
+                if not stat.S_ISREG(info.st_mode):
+                    self.read_error = "not a regular file (a FIFO, device or directory stands at its name)"
+                    return
+                size = info.st_size
                 if size > limit:
                     self._too_large, self._size = True, size
                     return

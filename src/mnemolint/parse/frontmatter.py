@@ -84,7 +84,8 @@ def tolerant(loader_class: Any) -> Any:
 
     ruamel raises ValueError for a plain scalar that matches a type's pattern but is no value of
     it (`2024-13-45`, `0b_`, an integer past Python's int-string limit) and KeyError for
-    `!!bool maybe`: one such value cost every rule on the file. Such a plain scalar keeps the
+    `!!bool maybe`, IndexError for an empty `!!int` or `!!float` (the fuzzer's find): one such
+    value cost every rule on the file. Such a plain scalar keeps the
     text it was written as (what Wave's string-only reader, and any core-schema reader for a
     date, make of it); an explicit tag that does not fit its value is invalid YAML. The limit is
     not lifted: converting a long decimal string costs quadratic time, so an integer with more
@@ -105,7 +106,12 @@ def tolerant(loader_class: Any) -> Any:
             return node.value
         try:
             value = builders[tag](loader, node)
-        except (ValueError, KeyError, OverflowError):  # only a scalar node gets this far
+        except (
+            ValueError,
+            KeyError,
+            OverflowError,
+            IndexError,
+        ):  # only a scalar node gets this far (IndexError: `!!int` alone)
             if str(loader.resolver.resolve(ScalarNode, node.value, (True, False))) != tag:
                 problem = f"the value does not fit its tag `!!{tag.rpartition(':')[2]}`"
                 raise ConstructorError(None, None, problem, node.start_mark) from None

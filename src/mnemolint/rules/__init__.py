@@ -8,7 +8,7 @@ ending in `FAMILY = Family(...)` plus one line here.
 from __future__ import annotations
 
 from mnemolint.options import SHARED, Option
-from mnemolint.rules import frontmatter, index, links, nested, text, topic, wave
+from mnemolint.rules import frontmatter, index, links, nested, secrets, text, topic, wave
 from mnemolint.rules.base import Family, Rule
 
 FAMILIES: tuple[Family, ...] = (
@@ -19,6 +19,7 @@ FAMILIES: tuple[Family, ...] = (
     wave.FAMILY,
     nested.FAMILY,
     links.FAMILY,
+    secrets.FAMILY,
 )
 
 RULES: tuple[Rule, ...] = tuple(rule for family in FAMILIES for rule in family.rules)

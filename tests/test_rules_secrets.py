@@ -1,0 +1,180 @@
+"""SEC001: credential values in memory files, found where they are and never printed back.
+
+The detector's two sides: every class of credential the issue lists is found, at its line and
+column, once; what is only credential-shaped (placeholders, references, examples, prose) is not.
+Then the promise that matters most: the raw secret appears in no output at all, whichever rule
+quotes the text that holds it (MEM101's echo, MEM103, MEM109), in every format, `--diff` and
+`--statistics`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import only, run_cli, run_lint, write_tree
+
+from mnemolint.redact import find_secrets
+
+GHP = "ghp_" + "Q9w8E7r6T5" * 3 + "y4U3i2"
+SECRETS = [  # (a line holding one secret, its body: what must never be printed)
+    (f"deploy with {GHP}", GHP[4:]),
+    ("gho_" + "a1B2c3D4e5" * 4, "a1B2c3D4e5" * 4),
+    ("ghs_" + "Zz9Yy8Xx7W" * 4, "Zz9Yy8Xx7W" * 4),
+    ("github_pat_11ABCDEFG0" + "q1W2e3R4t5" * 6, "11ABCDEFG0" + "q1W2e3R4t5" * 6),
+    ("glpat-" + "a1B2c3D4e5F6g7H8i9J0", "a1B2c3D4e5F6g7H8i9J0"),
+    ("xoxb-123456789012-1234567890123-" + "aB3dE6gH9jK2", "123456789012-1234567890123-aB3dE6gH9jK2"),
+    ("sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc", "4eC39HqLyjWDarjtT1zdp7dc"),
+    ("OPENAI_KEY=sk-proj-" + "Ab1Cd2Ef3G" * 5, "proj-" + "Ab1Cd2Ef3G" * 5),
+    ("sk-ant-api03-" + "Zz9Qq8Ww7E" * 8, "ant-api03-" + "Zz9Qq8Ww7E" * 8),
+    ("npm_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8", "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"),
+    ("pypi-AgEIcHlwaS5vcmc" + "a1B2c3D4e5" * 6, "AgEIcHlwaS5vcmc" + "a1B2c3D4e5" * 6),
+    ("AWS key AKIAZ7Q3K5M2N8P4R6T1", "Z7Q3K5M2N8P4R6T1"),
+    ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzzKEYabc12", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzzKEYabc12"),
+    (
+        "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=q8Zt3Lm0Xv7Rp2Nk5Wb9Yd4Hs6Jf1Ga8Qe3Tu7Io0Pl5Kz2;"
+        "EndpointSuffix=core.windows.net",
+        "q8Zt3Lm0Xv7Rp2Nk5Wb9Yd4Hs6Jf1Ga8Qe3Tu7Io0Pl5Kz2",
+    ),
+    (
+        '{"type": "service_account", "private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcw'
+        '\\n-----END PRIVATE KEY-----\\n"}',
+        "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcw\\n-----END PRIVATE KEY-----\\n",
+    ),
+    ("client_secret: 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", "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"),
+    ("db: postgres://app:Xk9-pw2Lq@db.internal:5432/app", "Xk9-pw2Lq"),
+    ("password: hunter2-Tq8", "hunter2-Tq8"),
+    ('password: "hunter2-Xq9', "hunter2-Xq9"),  # a quote left open
+    ("**Age passphrase:** stage-build-girl-license-benefit-mountain", "stage-build-girl-license-benefit-mountain"),
+    ("Authorization: Bearer 9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c", "9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c"),
+    (
+        "jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+        "hbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+    ),
+]
+NOT_SECRETS = [
+    "password: <token>",
+    "token: ${TOKEN}",
+    "token: {{ secrets.GH_TOKEN }}",
+    "password: ****",
+    "api_key: xxx",
+    "secret: [REDACTED]",
+    "password: your-password-here",
+    "token: stored in 1Password, item `CI deploy`",
+    "the deploy token lives in the vault; fetch it with `vault kv get ci/deploy`",
+    "GH_TOKEN: GITHUB_TOKEN",
+    'api_key = os.environ["OPENAI_API_KEY"]',
+    "secret: process.env.SESSION_SECRET",
+    "Credentials: `~/.config/app/credentials.json`",
+    "AWS docs use AKIAIOSFODNN7EXAMPLE as the example key id",
+    "password: postgres",
+    'Default DB password is `"changeme"` — never deploy it',
+    '`credentials: "include"` sends the cookies',
+    "https://user:${PASS}@host/ and https://user:password@host/",
+    "Authorization: Bearer <token>",
+    "?filters=eyJhdXRob3IiOiJ0YW5uZXIiLCJtaW5fd29yZHMiOjgwMH0%3D",
+    "ghp_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX",
+    "a basic Express.js server; basic psychiatric-register checks",
+    "Confirm `gh auth token` is intact**: `gh auth token | head -c 8`",
+    "max_tokens: 4096, token budget: 2,000 words",
+]
+
+
+def topic(body: str, description: str = "how a release goes out") -> str:
+    return f"---\nname: Deploy\ndescription: {description}\ntype: project\n---\n{body}\n"
+
+
+@pytest.mark.parametrize(("line", "body"), SECRETS, ids=range(len(SECRETS)))
+def test_each_kind_of_credential_is_one_finding_at_its_line_and_column(tmp_path: Path, line: str, body: str) -> None:
+    write_tree(tmp_path, {"memory/MEMORY.md": "- [Deploy](deploy.md) — deploys\n", "memory/deploy.md": topic(line)})
+    [finding] = run_lint(tmp_path, select=["SEC001"])
+    column = line.index(body) + 1
+    assert (finding.line, finding.column) == (6, column), finding.message
+    assert body not in finding.message and body[:8] not in finding.message
+
+
+@pytest.mark.parametrize("text", NOT_SECRETS)
+def test_what_is_only_credential_shaped_is_no_finding(tmp_path: Path, text: str) -> None:
+    assert find_secrets(text, credible=True) == []
+    write_tree(tmp_path, {"memory/MEMORY.md": "- [Deploy](deploy.md) — deploys\n", "memory/deploy.md": topic(text)})
+    assert only(run_lint(tmp_path, select=["SEC001"]), "SEC001") == []
+
+
+def test_the_index_is_linted_too_and_each_secret_once(tmp_path: Path) -> None:
+    index = f"- [Deploy](deploy.md) — token {GHP} and password: hunter2-Tq8\n"
+    write_tree(tmp_path, {"memory/MEMORY.md": index, "memory/deploy.md": topic("no secret here")})
+    findings = run_lint(tmp_path, select=["SEC001"])
+    assert [(f.path.rsplit("/", 1)[1], f.line) for f in findings] == [("MEMORY.md", 1), ("MEMORY.md", 1)]
+
+
+def test_a_suppression_comment_silences_a_known_fixture(tmp_path: Path) -> None:
+    body = f"<!-- mnemolint-disable-next-line SEC001 -->\ntest fixture {GHP}"
+    write_tree(tmp_path, {"memory/MEMORY.md": "- [Deploy](deploy.md) — d\n", "memory/deploy.md": topic(body)})
+    assert run_lint(tmp_path, select=["SEC001"]) == []
+
+
+# --- the secret never leaves the process -------------------------------------------------------
+
+LEAK = "Q9w8E7r6T5Q9w8"  # a piece of GHP's body: no output may hold it
+LONG_LINE = f"- [Deploy](deploy.md) — deploys with {GHP} " + "and a long tail of words " * 6 + "\n"
+
+
+def _leaky_tree(root: Path) -> Path:
+    """One token quoted by every rule that quotes text: MEM101 (the first dropped line), MEM103 (a
+    long line), MEM109 (a description that drifted, and its unsafe fix), SEC001, FM and MEM206."""
+    index = LONG_LINE + "- [Other](other.md) — other\n" + f"- [Dropped](dropped.md) — token={GHP}\n"
+    return write_tree(
+        root,
+        {
+            "pyproject.toml": "[tool.mnemolint]\nindex-max-lines = 2\n",
+            "m/memory/MEMORY.md": index,
+            "m/memory/deploy.md": topic("body", description=f"deploys with {GHP} now"),
+            "m/memory/other.md": f"---\nname: Other\ndescription: other\ntype: {GHP}\n---\n",
+            "m/memory/dropped.md": topic("dropped"),
+        },
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--output-format", "text"],
+        ["--output-format", "json"],
+        ["--output-format", "sarif"],
+        ["--output-format", "github"],
+        ["--statistics"],
+        ["--diff"],
+        ["--diff", "--unsafe-fixes"],
+        ["--fix", "--unsafe-fixes"],
+    ],
+    ids=lambda args: "-".join(arg.strip("-") for arg in args),
+)
+def test_no_output_holds_the_raw_secret(tmp_path: Path, args: list[str]) -> None:
+    root = _leaky_tree(tmp_path)
+    result = run_cli("check", *args, "m", cwd=root)
+    assert "Traceback" not in result.stderr
+    assert LEAK not in result.stdout + result.stderr
+    if args not in (["--statistics"], ["--diff"]):  # those two have nothing of the text to show
+        shown = result.stdout + result.stderr
+        assert any(code in shown for code in ("MEM101", "MEM109", "SEC001", "@@")), shown
+
+
+def test_an_internal_error_that_quotes_the_file_is_redacted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rule's exception may carry file content: the line told on stderr is masked too."""
+    from mnemolint.config import load_settings
+    from mnemolint.engine import lint
+    from mnemolint.rules import BY_CODE
+
+    def broken(document: object, options: dict) -> None:
+        raise ValueError(f"cannot read `token={GHP}`")
+
+    monkeypatch.setattr(BY_CODE["MEM203"], "check", broken)
+    write_tree(tmp_path, {"memory/MEMORY.md": "# M\n", "memory/a.md": "no frontmatter\n"})
+    [error] = lint([str(tmp_path)], load_settings(None, str(tmp_path))).errors
+    assert error.endswith("ValueError: cannot read `token=***`")
+
+
+def test_every_quoting_rule_fired_on_the_leaky_tree(tmp_path: Path) -> None:
+    """The grep above proves something only if the rules that quote the secret did quote it."""
+    codes = {finding.code for finding in run_lint(_leaky_tree(tmp_path))}
+    assert {"MEM101", "MEM103", "MEM109", "MEM206", "SEC001"} <= codes
