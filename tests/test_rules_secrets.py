@@ -9,6 +9,7 @@ quotes the text that holds it (MEM101's echo, MEM103, MEM109), in every format, 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -178,3 +179,37 @@ def test_every_quoting_rule_fired_on_the_leaky_tree(tmp_path: Path) -> None:
     """The grep above proves something only if the rules that quote the secret did quote it."""
     codes = {finding.code for finding in run_lint(_leaky_tree(tmp_path))}
     assert {"MEM101", "MEM103", "MEM109", "MEM206", "SEC001"} <= codes
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["preview", "m/memory"],
+        ["preview", "m/memory", "--agent", "wave", "--output-format", "json"],
+        ["manifest", "m/memory", "--staleness", "--now", "2026-12-01"],
+        ["explain-rules", "m/memory/deploy.md", "--all"],
+    ],
+    ids=lambda args: "-".join(arg.strip("-") for arg in args[:2]),
+)
+def test_the_agent_side_commands_never_show_the_raw_secret(tmp_path: Path, args: list[str]) -> None:
+    """`preview` echoes the first dropped line and `manifest` the descriptions, as the agents do."""
+    root = _leaky_tree(tmp_path)
+    result = run_cli(*args, cwd=root)
+    assert "Traceback" not in result.stderr
+    assert LEAK not in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("agent", ["claude-code", "wave"])
+def test_the_hook_never_shows_the_raw_secret(tmp_path: Path, agent: str) -> None:
+    root = _leaky_tree(tmp_path)
+    event = json.dumps(
+        {
+            "hook_event_name": "PostToolUse",
+            "tool_name": "Write",
+            "cwd": str(root),
+            "tool_input": {"file_path": "m/memory/MEMORY.md"},
+        }
+    )
+    result = run_cli("hook", "post-tool-use", "--agent", agent, stdin=event, cwd=root)
+    assert result.stdout + result.stderr, "the index is over its cap: there is a reminder to give"
+    assert LEAK not in result.stdout + result.stderr
