@@ -125,3 +125,27 @@ def test_a_bad_root_is_a_usage_error(project: Path) -> None:
     result = run_cli("explain-rules", "src/api/user.ts", "--root", "nowhere", cwd=project)
     assert result.returncode == 2
     assert "not a directory" in result.stderr
+
+
+def test_a_file_in_a_linked_git_worktree_is_matched_by_its_checkout_path(project: Path, tmp_path: Path) -> None:
+    """`git worktree add` elsewhere: `src/api/user.ts` there is `src/api/user.ts` of the checkout."""
+    env = {
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@t",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@t",
+        "PATH": os.environ["PATH"],
+        "HOME": str(tmp_path),
+    }
+    for command in (
+        ["init", "-q"],
+        ["add", "-A"],
+        ["commit", "-qm", "x"],
+        ["worktree", "add", "-q", str(tmp_path / "wt")],
+    ):
+        subprocess.run(["git", *command], cwd=project, check=True, env=env)
+    file = tmp_path / "wt" / "src" / "api" / "user.ts"
+    text = explain(project, str(file), "--root", str(project), "--agent", "wave")
+    assert ".wave/rules/api.md — `src/api/**` matched" in text

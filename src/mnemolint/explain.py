@@ -243,12 +243,16 @@ def _matching(globs: list, rel: str, reader: Reader) -> str | None:
 
 
 def _relative(target: str, base: str) -> str | None:
-    from mnemolint.project import checkout_relative
+    """`target` relative to `base` as the agents match it: through a linked worktree of the same
+    repository when it lies in one; None when it cannot be said relative to `base` at all."""
+    from mnemolint.project import checkout_relative, linked_worktrees
 
-    rel = os.path.relpath(target, base)
-    if rel.startswith("..") or os.path.isabs(rel):
-        return None
-    return checkout_relative(rel.replace(os.sep, "/"))
+    if not inside(target, base):
+        tree = next((tree for tree in linked_worktrees(base) if inside(target, tree)), None)
+        if tree is None:
+            return None
+        target = os.path.join(base, os.path.relpath(target, tree))
+    return checkout_relative(os.path.relpath(target, base).replace(os.sep, "/"))
 
 
 def _entry(rules_dir: RulesDir, document: Document, root: str, why: str = "") -> Entry:

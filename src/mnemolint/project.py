@@ -111,6 +111,16 @@ def _git_files(path: str) -> list[str] | None:
     return files
 
 
+def linked_worktrees(path: str) -> list[str]:
+    """The other work trees of the git repository holding `path` (`git worktree add`), whose files
+    the agents match by their checkout-relative path (seed 000, path rules 6)."""
+    listed = _git(path, "worktree", "list", "--porcelain")
+    if listed is None:
+        return []
+    trees = [os.fsdecode(line[len(b"worktree ") :]) for line in listed.splitlines() if line.startswith(b"worktree ")]
+    return [os.path.normpath(tree) for tree in trees[1:]]  # the first is the main work tree
+
+
 def git_top_level(path: str) -> str | None:
     """The top of the git work tree holding `path`, or None."""
     top = _git(path, "rev-parse", "--show-toplevel")
