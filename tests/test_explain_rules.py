@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import run_cli, write_tree
+from conftest import git, run_cli, write_tree
 
 RULE = "---\npaths:\n  - {pattern}\n---\n{body}\n"
 
@@ -115,7 +114,7 @@ def test_user_rules_come_first_and_are_marked(project: Path, tmp_path: Path) -> 
 
 
 def test_the_project_is_the_git_work_tree_when_run_from_outside(project: Path, tmp_path: Path) -> None:
-    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    git("init", "-q", cwd=project)
     result = run_cli("explain-rules", str(project / "src" / "api" / "user.ts"), "--agent", "wave", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert ".wave/rules/api.md — `src/api/**` matched" in result.stdout
@@ -129,23 +128,13 @@ def test_a_bad_root_is_a_usage_error(project: Path) -> None:
 
 def test_a_file_in_a_linked_git_worktree_is_matched_by_its_checkout_path(project: Path, tmp_path: Path) -> None:
     """`git worktree add` elsewhere: `src/api/user.ts` there is `src/api/user.ts` of the checkout."""
-    env = {
-        "GIT_CONFIG_GLOBAL": os.devnull,
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_AUTHOR_NAME": "t",
-        "GIT_AUTHOR_EMAIL": "t@t",
-        "GIT_COMMITTER_NAME": "t",
-        "GIT_COMMITTER_EMAIL": "t@t",
-        "PATH": os.environ["PATH"],
-        "HOME": str(tmp_path),
-    }
     for command in (
         ["init", "-q"],
         ["add", "-A"],
         ["commit", "-qm", "x"],
         ["worktree", "add", "-q", str(tmp_path / "wt")],
     ):
-        subprocess.run(["git", *command], cwd=project, check=True, env=env)
+        git(*command, cwd=project)
     file = tmp_path / "wt" / "src" / "api" / "user.ts"
     text = explain(project, str(file), "--root", str(project), "--agent", "wave")
     assert ".wave/rules/api.md — `src/api/**` matched" in text
