@@ -52,12 +52,14 @@ def active_rules(settings: Settings) -> list[Rule]:
 
 
 def severities(settings: Settings) -> dict[str, str]:
-    """Each code's severity after the `severity` table, whose keys may be prefixes (most specific wins)."""
+    """The codes the `severity` table sets, whose keys may be prefixes (most specific wins); the
+    others keep the severity their findings were made with."""
     result = {}
     for rule in RULES:
         matching = [key for key in settings.severity if matches(key, rule.code)]
         best = max(matching, key=specificity, default=None)
-        result[rule.code] = settings.severity[best] if best else rule.severity
+        if best:
+            result[rule.code] = settings.severity[best]
     return result
 
 
@@ -166,6 +168,15 @@ def _use_fixed_text(tree: Tree, fixed: dict[str, str], options: dict) -> None:
             document.preset(text)
             container.add(document)
             tree.documents.append(document)
+            known.add(anchor)
+    for path in sorted(fixed.keys() - known):  # a file of a kind in no container that a fix created
+        rel = os.path.relpath(path, tree.root).replace(os.sep, "/")
+        kind = kind_of(rel, None)
+        if kind is not None and kind.container is None:
+            document = Document(path, kind, options)
+            document.rel = rel
+            document.preset(fixed[path])
+            tree.documents.append(document)
 
 
 def _run(rule: Rule, target: object, default_path: str, options: dict, errors: list[str]) -> list[Diagnostic]:
@@ -210,7 +221,7 @@ def _filter(found: list[Diagnostic], tree: Tree, settings: Settings) -> list[Dia
         marks = document.suppressions if document is not None else None
         if marks is not None and marks.covers(diagnostic.code, diagnostic.line):
             continue
-        diagnostic.severity = severity[diagnostic.code]
+        diagnostic.severity = severity.get(diagnostic.code, diagnostic.severity)
         kept.append(diagnostic)
     kept.sort(key=Diagnostic.sort_key)
     return kept

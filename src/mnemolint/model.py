@@ -73,10 +73,13 @@ class Fix:
 class Hit:
     """What a rule function yields: a finding before the engine stamps code and severity on it.
 
-    `path` defaults to the file the rule was run on; `line` None means the whole file.
+    `path` defaults to the file the rule was run on; `line` None means the whole file. `severity`
+    is for a rule whose seed sets two levels on one measure (AIM004: a warning past 8,000
+    characters, an error past 12,000); None is the rule's own. A `severity` setting for the code
+    overrides both.
     """
 
-    __slots__ = ("message", "path", "line", "column", "end_line", "end_column", "fix")
+    __slots__ = ("message", "path", "line", "column", "end_line", "end_column", "fix", "severity")
 
     def __init__(
         self,
@@ -88,8 +91,10 @@ class Hit:
         end_line: int | None = None,
         end_column: int | None = None,
         fix: Fix | None = None,
+        severity: str | None = None,
     ) -> None:
         self.message = message
+        self.severity = severity
         self.path = path
         self.line = line
         self.column = column if column is not None or line is None else 1
@@ -120,7 +125,7 @@ class Diagnostic:
     def __init__(self, code: str, name: str, severity: str, path: str, hit: Hit) -> None:
         self.code = code
         self.name = name
-        self.severity = severity
+        self.severity = hit.severity or severity
         self.message = hit.message
         self.path = hit.path or path
         self.line = hit.line

@@ -8,7 +8,7 @@ ending in `FAMILY = Family(...)` plus one line here.
 from __future__ import annotations
 
 from mnemolint.options import SHARED, Option
-from mnemolint.rules import frontmatter, index, links, nested, text, topic
+from mnemolint.rules import ai_memory, frontmatter, gitignore, index, links, nested, text, topic
 from mnemolint.rules.base import Family, Rule
 
 FAMILIES: tuple[Family, ...] = (
@@ -18,6 +18,8 @@ FAMILIES: tuple[Family, ...] = (
     text.FAMILY,
     nested.FAMILY,
     links.FAMILY,
+    ai_memory.FAMILY,
+    gitignore.FAMILY,
 )
 
 RULES: tuple[Rule, ...] = tuple(rule for family in FAMILIES for rule in family.rules)
