@@ -553,7 +553,7 @@ def date_dir_undistilled(container: AiMemoryDir, options: dict) -> Iterator[Hit]
         if day is None or (today - day).days <= limit:
             continue
         yield Hit(
-            f"`{name}/` is {(today - day).days:,} days old, over {limit:,}: distil its daily.md into "
+            f"`{name}/` is more than {limit:,} days old ({day:%Y-%m-%d}): distil its daily.md into "
             "project_memory.md (decisions, known issues, conventions) and remove the folder (seed 003, 30-day cycle).",
             path=os.path.join(container.path, name),
         )
@@ -716,9 +716,9 @@ def ai_memory_misplaced(tree: Tree, options: dict) -> Iterator[Hit]:
         project = os.path.realpath(container.project)
         if project == top:
             continue
-        where = "git work tree" if container.git_top else "linted root"
+        where = "its git work tree" if container.git_top else "the linted root"
         yield Hit(
-            f"This `.ai-memory/` is not at the top of its {where} ({quote(os.path.basename(top) or top, 60)}): "
+            f"This `.ai-memory/` is not at the top of {where}: "
             "the skill reads {PROJECT_ROOT}/.ai-memory only (PROJECT_ROOT = the git top level), so nothing here loads.",
             path=container.path,
         )

@@ -117,7 +117,7 @@ def logs_not_ignored(tree: Tree, options: dict) -> Iterator[Hit]:
         if edit is not None and project.outcome(project.ignores.with_text(project.gitignore, text), today):
             fix = Fix(SAFE, f"Append {', '.join(missing)} to {NAME}", (edit,), path=project.gitignore)
         yield Hit(
-            f"{shown}{more} is not ignored, so its logs would be committed: dated .ai-memory logs hold personal context that is not for the "
+            f"{shown}{more} not ignored: their logs would be committed: dated .ai-memory logs hold personal context that is not for the "
             f"team (seed 003 version control).{because} Add `{SEED_LINES[0]}` with the two `!` lines after it.",
             path=source.path if source else project.gitignore,
             line=source.line if source else None,
