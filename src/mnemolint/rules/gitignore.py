@@ -107,6 +107,8 @@ def logs_not_ignored(tree: Tree, options: dict) -> Iterator[Hit]:
         if not open_logs:
             continue
         folders = sorted({os.path.dirname(path) for path, _ in open_logs})
+        if not project.container.dated:  # only the folder the skill will create: named by its pattern
+            folders = [os.path.join(project.container.path, "YYYYMMDD")]
         shown = ", ".join(f"`{_shown(project, folder)}/`" for folder in folders[:3])
         more = f" and {plural(len(folders) - 3, 'more folder')}" if len(folders) > 3 else ""
         source = next((verdict.source for _, verdict in open_logs if verdict.source), None)
