@@ -20,7 +20,7 @@ def diagnostic(path: str, message: str = "Broken.", severity: str = ERROR, **whe
 def test_github_output(example: Path, snapshot) -> None:
     result = run_cli("check", "--output-format", "github", cwd=example)
     assert result.returncode == 1
-    assert result.stderr == "Found 41 findings (8 errors, 31 warnings, 2 infos) in 204 memory files.\n"
+    assert result.stderr == "Found 56 findings (11 errors, 43 warnings, 2 infos) in 212 memory files.\n"
     assert result.stdout == snapshot
 
 
@@ -29,7 +29,7 @@ def test_default_format_in_github_actions(example: Path) -> None:
     default = run_cli("check", cwd=example, env={"GITHUB_ACTIONS": "true"})
     assert default.stdout == asked.stdout and default.returncode == 1
     assert run_cli("check", "--output-format", "text", cwd=example, env={"GITHUB_ACTIONS": "true"}).stdout.startswith(
-        ".claude/memory/MEMORY.md:4:37: MEM109 "
+        ".ai-memory/20200115: AIM006 "
     )
 
 
@@ -37,9 +37,9 @@ def test_stdout_is_workflow_commands_only_the_summary_goes_to_stderr(example: Pa
     """GitHub reads every stdout line as a possible command; the count is for the log's reader."""
     result = run_cli("check", "--output-format", "github", cwd=example)
     lines = result.stdout.splitlines()
-    assert len(lines) == 41
+    assert len(lines) == 56
     assert all(line.startswith(("::error file=", "::warning file=", "::notice file=")) for line in lines)
-    assert result.stderr.startswith("Found 41 findings")
+    assert result.stderr.startswith("Found 56 findings")
     quiet = run_cli("check", "--output-format", "github", "--quiet", cwd=example)
     assert (quiet.stdout, quiet.stderr) == (result.stdout, "")
 

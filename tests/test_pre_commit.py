@@ -212,7 +212,7 @@ def test_gitlab_recipes(example: Path) -> None:
         )
         assert result.returncode == 0, result.stderr
     report = json.loads((example / "gl-code-quality-report.json").read_text(encoding="utf-8"))
-    assert len(report) == 41
+    assert len(report) == 56
     assert len({issue["fingerprint"] for issue in report}) == len(report)
     for issue in report:
         assert set(issue) == {"description", "check_name", "fingerprint", "severity", "location"}
