@@ -1,11 +1,13 @@
 """A bounded check of a JSON-lines file: each line one JSON value.
 
 A session file may be far larger than `max-file-bytes` (a runaway agent appends for hours), so
-one that was not read whole is streamed: a line at a time, each line read at most `MAX_LINE`
-bytes into memory (the rest of a longer line is skipped through in chunks, and that line is not
-parsed: a session record is a summary, and a megabyte-long line is not checked as one), and the
-scan stops after `MAX_BAD` bad lines, counting no further. Memory stays at about `MAX_LINE`
-whatever the file; time is one pass over it.
+one that was not read whole is streamed in blocks of `BLOCK` bytes. Memory stays at a block plus
+one line of at most `MAX_LINE` bytes: the rest of a longer line is skipped through, and that line
+is not parsed (a session record is a summary, not a dump). Time is one pass: each block's lines
+are parsed at once, as the items of one JSON array, and only a block where that fails, or yields
+another count of items than it has lines, is parsed line by line for the lines to report. (That
+shortcut can let a line through that is no value alone but completes the next one into one, never
+report a good line.) The scan stops after `MAX_BAD` bad lines.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import json
 
 MAX_LINE = 1024 * 1024  # bytes of one line parsed as JSON
 MAX_BAD = 5  # bad lines reported before the scan stops
-_CHUNK = 1024 * 1024
+BLOCK = 128 * 1024
 
 
 class Scan:
@@ -44,23 +46,50 @@ def scan_file(path: str) -> Scan | None:
 
 def _scan(handle: io.BufferedIOBase | io.BytesIO) -> Scan:
     scan = Scan()
-    number = 0
+    number = 0  # lines before the pending one
+    pending = b""  # the start of a line not ended yet
+    skipping = False  # the pending line is over MAX_LINE: counted, never parsed
     while True:
-        line = handle.readline(MAX_LINE + 1)
-        if not line:
+        block = handle.read(BLOCK)
+        if not block:
+            if pending and not skipping:
+                _check(scan, number, [pending])
             return scan
-        number += 1
-        if len(line) > MAX_LINE and not line.endswith(b"\n"):
-            while line and not line.endswith(b"\n"):  # skip the rest of an over-long line
-                line = handle.readline(_CHUNK)
+        pieces = block.split(b"\n")
+        if len(pieces) == 1:  # no line ends in this block
+            if not skipping:
+                pending += block
+                skipping = len(pending) > MAX_LINE
+                pending = b"" if skipping else pending
             continue
+        first = b"" if skipping else pending + pieces[0]
+        lines = [b"" if len(first) > MAX_LINE else first, *pieces[1:-1]]
+        if _check(scan, number, lines):
+            return scan
+        number += len(lines)
+        pending, skipping = pieces[-1], False
+
+
+def _check(scan: Scan, number: int, lines: list[bytes]) -> bool:
+    """Check `lines` (numbered from `number` + 1); True when the scan must stop."""
+    filled = [line for line in lines if line.strip()]
+    if not filled:
+        return False
+    if b"\0" not in b"".join(filled):
+        try:
+            if len(json.loads(b"[" + b",".join(filled) + b"]")) == len(filled):
+                return False
+        except (ValueError, RecursionError):
+            pass
+    for offset, line in enumerate(lines, number + 1):
         reason = _problem(line)
         if reason is None:
             continue
         if len(scan.bad) == MAX_BAD:
             scan.more = True
-            return scan
-        scan.bad.append((number, reason))
+            return True
+        scan.bad.append((offset, reason))
+    return False
 
 
 def _problem(line: bytes) -> str | None:

@@ -426,13 +426,22 @@ def _check_value(where: str, line: int, written: str, allowed: tuple[str, ...] |
     if not value or _has_mark(value) or _placeholder_in(written) or _placeholder_in(f"[{value}]"):
         return  # missing is AIM001's, a placeholder AIM002's, a fallback mark accepted
     if isinstance(allowed, tuple):
-        if not any(_norm(member) in _norm(value) for member in allowed):
+        if not any(_is_member(value, member) for member in allowed):
             yield Hit(
                 f"{where} is {quote(value, 60)}, not one of the template's values: {' / '.join(allowed)}.",
                 line=line,
             )
     elif not _FORMATS[allowed](value.strip("[]")):
         yield Hit(f"{where} is {quote(value, 60)}, not {allowed} as the template writes it.", line=line)
+
+
+def _is_member(value: str, member: str) -> bool:
+    """Whether `value` says `member`: it is, or starts with it before an aside (`未修复，外部阻塞`);
+    a member of two characters or more may also stand inside a longer name (`第三方依赖风险`)."""
+    written, name = _norm(value), _norm(member)
+    if written == name or (written.startswith(name) and written[len(name)] in _SEPARATORS):
+        return True
+    return len(name) > 1 and name in written
 
 
 def _is_date(value: str, with_time: bool = False) -> bool:
