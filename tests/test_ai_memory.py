@@ -219,7 +219,10 @@ def test_aim001_names_the_template_the_instance_and_each_missing_part(tree) -> N
     found = only(lint(tree({**VALID, ".ai-memory/project_memory.md": text}), ["AIM001"]), "AIM001")
     lines = text.split("\n")
     messages = {lines[finding.line - 1]: finding.message for finding in found}
-    assert "Decision Record 缓存层选型 lacks 1 mandatory part: `### 撤销条件` (empty)" in messages["## Decision Record: 缓存层选型"]
+    assert (
+        "Decision Record 缓存层选型 lacks 1 mandatory part: `### 撤销条件` (empty)"
+        in messages["## Decision Record: 缓存层选型"]
+    )
     assert "lacks 1 mandatory part: `**错误**`" in messages["## Project Convention: 错误码命名"]
     assert "lacks 1 mandatory part: `### 根因`" in messages["### Known Issue: 夏令时少一小时"]
 
@@ -329,7 +332,8 @@ def test_aim007_folder_names_session_files_and_session_id_lines(tree) -> None:
             ".ai-memory/20261340/daily.md": "x\n",
             ".ai-memory/20261120/session_memory_20261121-0900.jsonl": "{}\n",
             ".ai-memory/20261120/session_2026.jsonl": "{}\n",
-            ".ai-memory/20261120/daily.md": "# 工作日志 - [2026-11-20]\nsession-id: 20261120-2500\nsession-id: 20261121-0900\n",
+            ".ai-memory/20261120/daily.md": "# 工作日志 - [2026-11-20]\nsession-id: 20261120-2500\n"
+            "session-id: 20261121-0900\n",
             ".ai-memory/20261122/session_memory_20261122-0900.jsonl": "{}\n",
             ".ai-memory/20261122/daily.md": "# 工作日志 - [2026-11-22]\n",
             ".ai-memory/20261201/daily.md": "# 工作日志 - [2026-12-01]\nsession-id: 20261201-0900\n",  # today: running
@@ -418,7 +422,13 @@ def test_user_memory_flag_lints_the_profile_in_home(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "line",
-    ["see /home/bob/app/x.py", "at /Users/alice/work", r"C:\Users\alice\proj", r"root D:\my-project", r'"C:\\Users\\a"'],
+    [
+        "see /home/bob/app/x.py",
+        "at /Users/alice/work",
+        r"C:\Users\alice\proj",
+        r"root D:\my-project",
+        r'"C:\\Users\\a"',
+    ],
 )
 def test_txt004_fires_on_user_paths_in_every_kind(tree, line: str) -> None:
     root = tree(

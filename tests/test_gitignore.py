@@ -105,7 +105,11 @@ def test_the_line_responsible_is_named(tmp_path: Path) -> None:
     root = write_tree(tmp_path, GITIGNORES)
     verdict = Ignores(str(root), {}, defaults()).check(str(root / "sub" / "notes.md"))
     assert verdict.ignored and verdict.source is not None
-    assert (verdict.source.path, verdict.source.line, verdict.source.pattern) == (str(root / "sub/.gitignore"), 1, "*.md")
+    assert (verdict.source.path, verdict.source.line, verdict.source.pattern) == (
+        str(root / "sub/.gitignore"),
+        1,
+        "*.md",
+    )
 
 
 def test_git001_fires_without_the_seed_lines_and_not_with_them(tree) -> None:

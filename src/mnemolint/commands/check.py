@@ -39,9 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--exit-non-zero-on-fix", action="store_true", help="with --fix, exit 1 when anything was fixed"
     )
-    parser.add_argument(
-        "--user-memory", action="store_true", help="lint ~/.ai-memory/user_profile.md (by $HOME) too"
-    )
+    parser.add_argument("--user-memory", action="store_true", help="lint ~/.ai-memory/user_profile.md (by $HOME) too")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -22,7 +22,9 @@ _BOLD_FIELD = re.compile(
     r"\s*(?:[-*+]\s+|\d{1,3}[.)]\s+)?\*\*\s*(?P<name>[^*:：\n]{1,40}?)\s*(?P<inner>[:：])?\s*\*\*"
     r"\s*(?(inner)|[:：])\s*(?P<value>.*)"
 )
-_PLAIN_FIELD = re.compile(r"\s*(?:[-*+]\s+)?(?:\*\*)?(?P<name>[^\s*:：][^*:：\n]{0,20}?)(?:\*\*)?\s*[:：]\s*(?P<value>.*)")
+_PLAIN_FIELD = re.compile(
+    r"\s*(?:[-*+]\s+)?(?:\*\*)?(?P<name>[^\s*:：][^*:：\n]{0,20}?)(?:\*\*)?\s*[:：]\s*(?P<value>.*)"
+)
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 
 

@@ -216,7 +216,9 @@ def _named_as(written: str, part: str) -> bool:
     """Whether a heading or field name written as `written` is the template's `part`: the same
     name, or that name and then an aside (`状态（当前）`)."""
     found = _norm(written)
-    return any(found == alias or (found.startswith(alias) and found[len(alias)] in _SEPARATORS) for alias in _aliases(part))
+    return any(
+        found == alias or (found.startswith(alias) and found[len(alias)] in _SEPARATORS) for alias in _aliases(part)
+    )
 
 
 def _value(text: str) -> str:
@@ -277,7 +279,9 @@ class Instance:
         section = self.section(part)
         if section is None:
             return None
-        return next(((number, line.strip().lstrip("-*+ ")) for number, line in self.outline.body(section) if line.strip()), None)
+        return next(
+            ((number, line.strip().lstrip("-*+ ")) for number, line in self.outline.body(section) if line.strip()), None
+        )
 
 
 def instances(document: Document) -> list[Instance]:
@@ -323,7 +327,7 @@ def template_missing_field(document: Document, options: dict) -> Iterator[Hit]:
     if document.kind is HANDOFF and not _finished_handoff(document):
         if not any(instance.template.title == "Handoff Checkpoint" for instance in found):
             yield Hit(
-                "handoff.md holds no `## Handoff Checkpoint` (nor \"无未完成交接项\"): a new machine or IDE cannot "
+                'handoff.md holds no `## Handoff Checkpoint` (nor "无未完成交接项"): a new machine or IDE cannot '
                 "resume from it. Write the checkpoint with its mandatory parts (seed 003, step 4).",
                 line=1,
             )
@@ -337,7 +341,7 @@ def template_missing_field(document: Document, options: dict) -> Iterator[Hit]:
         listed = ", ".join(f"`{part}`" + (" (empty)" if why == "empty" else "") for part, why in gaps)
         yield Hit(
             f"{instance.label} lacks {plural(len(gaps), 'mandatory part')}: {listed}. Seed 003: every mandatory "
-            "part of the template must be there (模板必填项缺一不可); write \"待补充\" where it is not known yet.",
+            'part of the template must be there (模板必填项缺一不可); write "待补充" where it is not known yet.',
             line=instance.heading.line,
         )
 
@@ -367,7 +371,7 @@ def template_placeholder(document: Document, options: dict) -> Iterator[Hit]:
     if not text:
         return
     if document.kind is DAILY or document.kind is TOPICS:
-        outline = template.Outline([line.rstrip("\r") for line in text.split("\n")], [], set())
+        outline: template.Outline | None = template.Outline([line.rstrip("\r") for line in text.split("\n")], [], set())
     else:
         outline = template.outline(text)
     if outline is None:
@@ -376,7 +380,7 @@ def template_placeholder(document: Document, options: dict) -> Iterator[Hit]:
         left = _placeholder_in(line)
         if left:
             yield Hit(
-                f"`{quote(left, 60)}` is the template's placeholder, not a value: fill it in, or write \"待补充\" "
+                f'`{quote(left, 60)}` is the template\'s placeholder, not a value: fill it in, or write "待补充" '
                 "until it is known.",
                 line=number,
             )
@@ -458,7 +462,7 @@ def _is_date(value: str, with_time: bool = False) -> bool:
 
 def _is_percent(value: str) -> bool:
     match = re.match(r"(\d{1,3}(?:\.\d+)?)\s*%", value)
-    return bool(match) and float(match.group(1)) <= 100
+    return match is not None and float(match.group(1)) <= 100
 
 
 _FORMATS = {DATE: _is_date, DATETIME: lambda value: _is_date(value, True), PERCENT: _is_percent}
@@ -525,7 +529,7 @@ def daily_log_too_long(document: Document, options: dict) -> Iterator[Hit]:
     "project-memory-too-long",
     WARNING,
     reads=(PROJECT_MEMORY,),
-    summary="`project_memory.md` over {project-memory-max-chars} characters: only its headers and Decision Records load.",
+    summary="`project_memory.md` over {project-memory-max-chars} characters: only headers and Decision Records load.",
     options=(PROJECT_MEMORY_MAX_CHARS,),
 )
 def project_memory_too_long(document: Document, options: dict) -> Iterator[Hit]:
@@ -606,8 +610,8 @@ def session_id_invalid(container: AiMemoryDir, options: dict) -> Iterator[Hit]:
                 )
             elif match.group(1) != name:
                 yield Hit(
-                    f"`{file_name}` is dated {match.group(1)} but lies in `{name}/`: a session file lives in the folder "
-                    "of its own day.",
+                    f"`{file_name}` is dated {match.group(1)} but lies in `{name}/`: a session file lives in the "
+                    "folder of its own day.",
                     path=document.path,
                 )
         daily = next((document for document in documents if document.kind is DAILY), None)
@@ -659,14 +663,13 @@ def _daily_session_ids(daily: Document, folder: str, sessions: dict, may_run: bo
 def session_jsonl_invalid(document: Document, options: dict) -> Iterator[Hit]:
     from mnemolint.parse import jsonl
 
-    if document.text is not None:
-        scan = jsonl.scan_text(document.text)
-    else:
-        scan = jsonl.scan_file(document.path)
+    scan = jsonl.scan_text(document.text) if document.text is not None else jsonl.scan_file(document.path)
     if scan is None:
         return  # unreadable: NST002 says so
     for number, reason in scan.bad:
-        yield Hit(f"Line {number:,} is not one JSON value ({reason}): a JSON-lines reader stops or skips it.", line=number)
+        yield Hit(
+            f"Line {number:,} is not one JSON value ({reason}): a JSON-lines reader stops or skips it.", line=number
+        )
     if scan.more:
         yield Hit(
             f"…and {plural(scan.more, 'more line')} past those that are not JSON (the scan stopped there).",
@@ -691,7 +694,9 @@ def daily_header_invalid(document: Document, options: dict) -> Iterator[Hit]:
     folder = document.rel.partition("/")[0]
     day = folder_date(folder)
     number, first = next(
-        (number, line.rstrip("\r")) for number, line in enumerate(document.lines, 1) if line.strip() and "\ufeff" != line.strip()
+        (number, line.rstrip("\r"))
+        for number, line in enumerate(document.lines, 1)
+        if line.strip() and "\ufeff" != line.strip()
     )
     match = _DAILY_HEADER.fullmatch(first.lstrip("\ufeff"))
     expected = f"# 工作日志 - [{day:%Y-%m-%d}]" if day else "# 工作日志 - [YYYY-MM-DD]"

@@ -58,7 +58,7 @@ class _Project:
     def shared(self) -> list[str]:
         return [os.path.join(self.container.path, name) for name in SHARED_NAMES]
 
-    def appended(self, lines: list[str]) -> tuple[Edit, str] | None:
+    def appended(self, lines: list[str]) -> tuple[Edit, str]:
         """The edit that appends `lines` to the project's `.gitignore`, and the text it makes."""
         text = self.ignores.text(self.gitignore) or ""
         eol = dominant_eol(text.split("\n")) if text else "\n"
@@ -103,7 +103,9 @@ def _line_of(verdict: Verdict) -> str:
 def logs_not_ignored(tree: Tree, options: dict) -> Iterator[Hit]:
     today = _today(options)
     for project in _projects(tree, options):
-        open_logs = [(path, verdict) for path in project.logs(today) if not (verdict := project.ignores.check(path)).ignored]
+        open_logs = [
+            (path, verdict) for path in project.logs(today) if not (verdict := project.ignores.check(path)).ignored
+        ]
         if not open_logs:
             continue
         folders = sorted({os.path.dirname(path) for path, _ in open_logs})
@@ -114,13 +116,15 @@ def logs_not_ignored(tree: Tree, options: dict) -> Iterator[Hit]:
         source = next((verdict.source for _, verdict in open_logs if verdict.source), None)
         because = f" `{quote(source.pattern, 60)}` re-includes them." if source else ""
         missing = [line for line in SEED_LINES if line not in (project.ignores.text(project.gitignore) or "").split()]
-        edit, text = project.appended(missing) if missing else (None, "")
         fix = None
-        if edit is not None and project.outcome(project.ignores.with_text(project.gitignore, text), today):
-            fix = Fix(SAFE, f"Append {', '.join(missing)} to {NAME}", (edit,), path=project.gitignore)
+        if missing:
+            edit, text = project.appended(missing)
+            if project.outcome(project.ignores.with_text(project.gitignore, text), today):
+                fix = Fix(SAFE, f"Append {', '.join(missing)} to {NAME}", (edit,), path=project.gitignore)
         yield Hit(
-            f"{shown}{more} not ignored: their logs would be committed: dated .ai-memory logs hold personal context that is not for the "
-            f"team (seed 003 version control).{because} Add `{SEED_LINES[0]}` with the two `!` lines after it.",
+            f"{shown}{more} not ignored: their logs would be committed, and dated .ai-memory logs hold personal "
+            f"context, not for the team (seed 003 version control).{because} Add `{SEED_LINES[0]}` with the two `!` "
+            "lines after it.",
             path=source.path if source else project.gitignore,
             line=source.line if source else None,
             fix=fix,
