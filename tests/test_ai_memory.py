@@ -423,9 +423,9 @@ def test_user_memory_flag_lints_the_profile_in_home(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "line",
     [
-        "see /home/bob/app/x.py",
-        "at /Users/alice/work",
-        r"C:\Users\alice\proj",
+        "see /home/kim/app/x.py",
+        "at /Users/mchen/work",
+        r"C:\Users\mchen\proj",
         r"root D:\my-project",
         r'"C:\\Users\\a"',
     ],
@@ -452,6 +452,9 @@ def test_txt004_fires_on_user_paths_in_every_kind(tree, line: str) -> None:
         "```\n/home/bob/app\n```\n",
         "    /Users/alice/indented-code\n",
         "<!-- /home/bob/ -->\n",
+        "servers keep it in /home/ubuntu/app and CI in /home/runner/work\n",
+        "never `C:\\Users\\...` nor /Users/.../repo nor D:\\projects\\... nor /home/$USER/x\n",
+        "a rule like Read(/Users/alice/file)\n",
     ],
 )
 def test_txt004_stays_quiet_on_relative_paths_urls_and_code(tree, text: str) -> None:

@@ -103,10 +103,31 @@ def mixed_line_endings(document: Document, options: dict) -> Iterator[Hit]:
 # A user's home (`/home/<u>/`, `/Users/<u>/`, `C:\\Users\\<u>`), or a Windows drive path such as
 # the seed's own `D:\\my-project`: not a URL's path (`…/home/…` after a host), not a `~/` form.
 _ABSOLUTE = re.compile(
-    r"(?<![\w./~\\-])/(?:home|Users)/[A-Za-z0-9._-]+"
-    r"|(?<![\w\\/])[A-Za-z]:(?:\\{1,2}|/)(?:Users|Documents and Settings)(?:\\{1,2}|/)[^\\/\s\"'`<>|]+"
+    r"(?<![\w./~\\-])/(?:home|Users)/(?P<user>[A-Za-z0-9._-]+)"
+    r"|(?<![\w\\/])[A-Za-z]:(?:\\{1,2}|/)(?:Users|Documents and Settings)(?:\\{1,2}|/)(?P<win>[^\\/\s\"'`<>|]+)"
     r"|(?<![\w\\/])[A-Za-z]:\\{1,2}[A-Za-z0-9_.-][^\\\s\"'`<>|]*"
 )
+# Not one person's home: a placeholder or the classic example names (`/Users/.../x`, `/Users/alice`,
+# `C:\\Users\\%USERNAME%`), or the stock account of a server image, CI runner or container, the same
+# on every such machine (`/home/ubuntu/app`).
+_NOT_A_PERSON = frozenset(
+    {"...", "…", "user", "username", "yourname", "your-name", "you", "me", "name", "alice", "bob", "example"}
+    | {"ubuntu", "ec2-user", "centos", "debian", "admin", "runner", "vscode", "node", "codespace", "root"}
+)
+_REST_OF_PATH = re.compile(r"[^\s`'\"<>|]*")
+
+
+def _user_path(line: str) -> re.Match | None:
+    """The first hard-coded path into a person's home or onto a drive in `line`; a path written as a
+    pattern (`D:\\projects\\...`) is none."""
+    for match in _ABSOLUTE.finditer(line):
+        user = match.group("user") or match.group("win")
+        if user is not None and (user.casefold() in _NOT_A_PERSON or user.startswith(("%", "$", "{", "."))):
+            continue
+        rest = _REST_OF_PATH.match(line, match.end())
+        if rest is None or ("..." not in rest.group() and "…" not in rest.group()):
+            return match
+    return None
 
 
 @rule(
@@ -124,7 +145,7 @@ def absolute_path(document: Document, options: dict) -> Iterator[Hit]:
 
     code = markdown.code_lines(text) or set()
     for number, line in enumerate(document.lines, 1):
-        match = None if number in code else _ABSOLUTE.search(line)
+        match = None if number in code else _user_path(line)
         if match:
             yield Hit(
                 f"`{quote(match.group(), 60)}` is a hard-coded absolute path: another machine, user or clone has "
