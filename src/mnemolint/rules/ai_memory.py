@@ -36,6 +36,7 @@ from mnemolint.rules.base import ON_CONTAINER, TREE, Family, rule
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
     from mnemolint.discover.tree import Tree
+    from mnemolint.kinds.base import Kind
 
 DAILY_MAX_CHARS = Option(
     "daily-log-max-chars", INT, 8000, "characters of a `daily.md` past which the agent reads only its last 120 lines"
@@ -63,7 +64,7 @@ class Template:
     (`**field**` or `### section`), the parts its failure-table fallback keeps (None: it has
     none, so every part stays mandatory), and the values its fields may take."""
 
-    __slots__ = ("title", "named", "parts", "keeps", "values")
+    __slots__ = ("title", "named", "parts", "keeps", "values", "table")
 
     def __init__(
         self,
@@ -73,12 +74,14 @@ class Template:
         parts: tuple[str, ...],
         keeps: tuple[str, ...] | None,
         values: dict[str, tuple[str, ...] | str],
+        table: tuple[str, str, tuple[str, ...]] | None = None,
     ) -> None:
         self.title = title
         self.named = named
         self.parts = parts
         self.keeps = keeps
         self.values = values
+        self.table = table  # (section, column, values) of a table whose column is an enumeration
 
 
 DATE, DATETIME, PERCENT = "YYYY-MM-DD", "YYYY-MM-DD HH:mm", "a percentage"
@@ -117,6 +120,7 @@ TEMPLATES = (
         ),
         keeps=("### 选项分析",),  # "记录已知选项"
         values={"**日期**": DATE},
+        table=("### 选项分析", "复杂度", ("低", "中", "高")),
     ),
     Template(
         "Project Convention",
@@ -178,7 +182,6 @@ TEMPLATES = (
         },
     ),
 )
-COMPLEXITY = ("低", "中", "高")  # the 复杂度 column of a Decision Record's 选项分析 table
 # topics.md: the 5-field summary of Layer 1 (003 step 5), `name: value` lines.
 TOPIC_FIELDS = ("项目", "当前阶段", "活跃任务", "上次会话", "交接状态")
 TOPIC_VALUES: dict[str, tuple[str, ...] | str] = {"交接状态": ("无", "存在 handoff.md 未完成项")}
@@ -299,17 +302,59 @@ def instances(document: Document) -> list[Instance]:
     return result
 
 
-def _finished_handoff(document: Document) -> bool:
-    """A handoff emptied, or rewritten as "无未完成交接项", once its task is done (003 handoff sync)."""
-    text = document.text or ""
-    return not text.strip() or FINISHED_HANDOFF in text
+class Shape:
+    """What a whole file of a kind holds beside its template instances (seed 003): `name: value`
+    fields (`topics.md`'s 5-field summary, Layer 1 of the recovery) and the values some of them
+    take, or the instance it must hold unless it reads as finished (`handoff.md`)."""
+
+    __slots__ = ("name", "fields", "values", "holds", "finished")
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        fields: tuple[str, ...] = (),
+        values: dict[str, tuple[str, ...] | str] | None = None,
+        holds: str = "",
+        finished: str = "",
+    ) -> None:
+        self.name = name
+        self.fields = fields
+        self.values = values or {}
+        self.holds = holds
+        self.finished = finished
+
+    def written(self, document: Document) -> list[template.Field]:
+        """Its `name: value` lines (code blocks included: the summary is often fenced)."""
+        text = document.text or ""
+        lines = [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
+        return template.Outline(lines, [], set()).fields(1, len(lines), plain=True) if self.fields else []
+
+    def gaps(self, document: Document, found: list[Instance]) -> Iterator[Hit]:
+        text = document.text or ""
+        if not text.strip():
+            return  # emptied: the finished state too (003 handoff sync rules)
+        written = self.written(document)
+        missing = [name for name in self.fields if not any(_named_as(field.name, name) for field in written)]
+        if missing:
+            yield Hit(
+                f"{self.name} lacks {plural(len(missing), 'field')} of the {len(self.fields)}-field summary: "
+                f"{', '.join(missing)}. A new session restores from these ({' / '.join(self.fields)}).",
+                line=1,
+            )
+        if self.holds and self.finished not in text and not any(i.template.title == self.holds for i in found):
+            yield Hit(
+                f'{self.name} holds no `## {self.holds}` (nor "{self.finished}"): a new machine or IDE cannot '
+                "resume from it. Write the checkpoint with its mandatory parts (seed 003, step 4).",
+                line=1,
+            )
 
 
-def _topic_fields(document: Document) -> list[template.Field]:
-    """`topics.md`'s `name: value` lines (code blocks included: the summary is often fenced)."""
-    text = document.text or ""
-    lines = [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
-    return template.Outline(lines, [], set()).fields(1, len(lines), plain=True)
+SHAPES: dict[Kind | None, Shape] = {
+    TOPICS: Shape("topics.md", fields=TOPIC_FIELDS, values=TOPIC_VALUES),
+    HANDOFF: Shape("handoff.md", holds="Handoff Checkpoint", finished=FINISHED_HANDOFF),
+}
+_NO_SHAPE = Shape("")
 
 
 @rule(
@@ -320,17 +365,8 @@ def _topic_fields(document: Document) -> list[template.Field]:
     summary="A seed 003 template instance lacks one of its mandatory fields or sections.",
 )
 def template_missing_field(document: Document, options: dict) -> Iterator[Hit]:
-    if document.kind is TOPICS:
-        yield from _topics_missing(document)
-        return
     found = instances(document)
-    if document.kind is HANDOFF and not _finished_handoff(document):
-        if not any(instance.template.title == "Handoff Checkpoint" for instance in found):
-            yield Hit(
-                'handoff.md holds no `## Handoff Checkpoint` (nor "无未完成交接项"): a new machine or IDE cannot '
-                "resume from it. Write the checkpoint with its mandatory parts (seed 003, step 4).",
-                line=1,
-            )
+    yield from SHAPES.get(document.kind, _NO_SHAPE).gaps(document, found)
     for instance in found:
         parts = instance.template.parts
         if instance.marked and instance.template.keeps is not None:
@@ -346,19 +382,6 @@ def template_missing_field(document: Document, options: dict) -> Iterator[Hit]:
         )
 
 
-def _topics_missing(document: Document) -> Iterator[Hit]:
-    if not (document.text or "").strip():
-        return
-    written = _topic_fields(document)
-    gaps = [name for name in TOPIC_FIELDS if not any(_named_as(field.name, name) for field in written)]
-    if gaps:
-        yield Hit(
-            f"topics.md lacks {plural(len(gaps), 'field')} of the 5-field summary: {', '.join(gaps)}. A new "
-            "session restores from these five (项目 / 当前阶段 / 活跃任务 / 上次会话 / 交接状态).",
-            line=1,
-        )
-
-
 @rule(
     "AIM002",
     "template-placeholder",
@@ -370,12 +393,8 @@ def template_placeholder(document: Document, options: dict) -> Iterator[Hit]:
     text = document.text
     if not text:
         return
-    if document.kind is DAILY or document.kind is TOPICS:
-        outline: template.Outline | None = template.Outline([line.rstrip("\r") for line in text.split("\n")], [], set())
-    else:
-        outline = template.outline(text)
-    if outline is None:
-        return
+    # A text too large for the Markdown layer (a long daily log) is read line by line, code and all.
+    outline = template.outline(text) or template.Outline([line.rstrip("\r") for line in text.split("\n")], [], set())
     for number, line in outline.text_lines(1, len(outline.lines)):
         left = _placeholder_in(line)
         if left:
@@ -410,19 +429,18 @@ def _placeholder_in(line: str) -> str | None:
     summary="A template field holds a value outside the seed's enumeration or format.",
 )
 def template_invalid_value(document: Document, options: dict) -> Iterator[Hit]:
-    if document.kind is TOPICS:
-        for field in _topic_fields(document):
-            for name, allowed in TOPIC_VALUES.items():
-                if _named_as(field.name, name):
-                    yield from _check_value(f"topics.md `{name}`", field.line, field.value, allowed)
-        return
+    shape = SHAPES.get(document.kind, _NO_SHAPE)
+    for field in shape.written(document):
+        for name, allowed in shape.values.items():
+            if _named_as(field.name, name):
+                yield from _check_value(f"{shape.name} `{name}`", field.line, field.value, allowed)
     for instance in instances(document):
         for part, allowed in instance.template.values.items():
             found = instance.value(part)
             if found:
                 yield from _check_value(f"{instance.label} `{part}`", found[0], found[1], allowed)
-        if instance.template.title == "Decision Record":
-            yield from _complexity(instance)
+        if instance.template.table is not None:
+            yield from _table_column(instance, *instance.template.table)
 
 
 def _check_value(where: str, line: int, written: str, allowed: tuple[str, ...] | str) -> Iterator[Hit]:
@@ -468,9 +486,9 @@ def _is_percent(value: str) -> bool:
 _FORMATS = {DATE: _is_date, DATETIME: lambda value: _is_date(value, True), PERCENT: _is_percent}
 
 
-def _complexity(instance: Instance) -> Iterator[Hit]:
-    """The 复杂度 column of the 选项分析 table: 低, 中 or 高."""
-    section = instance.section("### 选项分析")
+def _table_column(instance: Instance, part: str, name: str, allowed: tuple[str, ...]) -> Iterator[Hit]:
+    """The `name` column of the table in the section `part` (a Decision Record's 复杂度: 低, 中, 高)."""
+    section = instance.section(part)
     if section is None:
         return
     column = None
@@ -479,9 +497,9 @@ def _complexity(instance: Instance) -> Iterator[Hit]:
             continue
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
         if column is None:
-            column = next((index for index, cell in enumerate(cells) if _norm(cell) == "复杂度"), -1)
-        elif column >= 0 and column < len(cells) and not set(cells[column]) <= set("-: "):
-            yield from _check_value(f"{instance.label} `复杂度`", number, cells[column], COMPLEXITY)
+            column = next((index for index, cell in enumerate(cells) if _norm(cell) == _norm(name)), -1)
+        elif 0 <= column < len(cells) and not set(cells[column]) <= set("-: "):
+            yield from _check_value(f"{instance.label} `{name}`", number, cells[column], allowed)
 
 
 def _chars(text: str) -> int:
