@@ -355,7 +355,7 @@ def test_aim008_reports_bad_lines_and_stops_after_five(tree) -> None:
     root = tree({".ai-memory/20261130/session_memory_20261130-0900.jsonl": "{}\n" + "{bad\n" * 9 + "\n"})
     found = lint(root, ["AIM008"])
     assert [finding.line for finding in found] == [2, 3, 4, 5, 6, 6]
-    assert "and 1 more line" in found[-1].message
+    assert "the scan stopped after the first 5" in found[-1].message
 
 
 def test_aim008_a_hostile_jsonl_is_streamed_in_bounded_time_and_memory(tmp_path: Path) -> None:

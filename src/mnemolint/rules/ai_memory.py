@@ -502,10 +502,17 @@ def _table_column(instance: Instance, part: str, name: str, allowed: tuple[str, 
             yield from _check_value(f"{instance.label} `{name}`", number, cells[column], allowed)
 
 
-def _chars(text: str) -> int:
-    """Characters as the seed counts them: code points, a line ending one character whether it is
-    written `\\n` or `\\r\\n` (003 asks for CRLF on Windows; the same log counts the same)."""
-    return len(text) - text.count("\r\n")
+def _size(document: Document) -> tuple[float, str] | None:
+    """A file's characters as the seed counts them: code points, a line ending one character
+    whether it is written `\\n` or `\\r\\n` (003 asks for CRLF on Windows; the same log counts the
+    same), and how the message says it. A file too large to read is over any limit (infinity, by
+    its size in bytes); an unreadable one is None."""
+    if document.too_large:
+        return float("inf"), f"{document.size:,} bytes (not read)"
+    if document.text is None:
+        return None
+    count = len(document.text) - document.text.count("\r\n")
+    return count, f"{count:,} characters"
 
 
 @rule(
@@ -518,18 +525,13 @@ def _chars(text: str) -> int:
 )
 def daily_log_too_long(document: Document, options: dict) -> Iterator[Hit]:
     soft, hard = options["daily-log-max-chars"], options["daily-log-hard-max-chars"]
-    if document.too_large:
-        count, shown = None, f"{document.size:,} bytes (not read)"
-    elif document.text is None:
+    size = _size(document)
+    if size is None or size[0] <= soft:
         return
-    else:
-        count = _chars(document.text)
-        shown = f"{count:,} characters"
-    if count is not None and count <= soft:
-        return
-    if count is None or count > hard:
+    count, shown = size
+    if count > hard:
         entries = sum(1 for line in document.lines if line.strip() and not line.lstrip().startswith("#"))
-        held = f", {entries:,} entries" if count is not None else ""
+        held = f", {entries:,} entries" if document.text is not None else ""
         yield Hit(
             f"daily.md holds {shown}{held}, over {hard:,}: seed 003 requires condensing it now: keep the last 30 "
             "entries (one entry = one line), distil the rest into project_memory.md.",
@@ -552,12 +554,10 @@ def daily_log_too_long(document: Document, options: dict) -> Iterator[Hit]:
 )
 def project_memory_too_long(document: Document, options: dict) -> Iterator[Hit]:
     limit = options["project-memory-max-chars"]
-    if document.too_large:
-        shown = f"{document.size:,} bytes (not read)"
-    elif document.text is not None and _chars(document.text) > limit:
-        shown = f"{_chars(document.text):,} characters"
-    else:
+    size = _size(document)
+    if size is None or size[0] <= limit:
         return
+    shown = size[1]
     yield Hit(
         f"project_memory.md holds {shown}, over {limit:,}: the agent first reads only its headings and Decision "
         "Record sections, the rest on demand. Slim it: drop expired rules, merge duplicates (seed 003).",
@@ -690,7 +690,7 @@ def session_jsonl_invalid(document: Document, options: dict) -> Iterator[Hit]:
         )
     if scan.more:
         yield Hit(
-            f"…and {plural(scan.more, 'more line')} past those that are not JSON (the scan stopped there).",
+            f"…and more lines that are not JSON: the scan stopped after the first {len(scan.bad)}.",
             line=scan.bad[-1][0],
         )
 
