@@ -26,7 +26,7 @@ from mnemolint.kinds.ai_memory import (
     AiMemoryDir,
     folder_date,
 )
-from mnemolint.model import ERROR, WARNING, Hit
+from mnemolint.model import ERROR, INFO, WARNING, Hit
 from mnemolint.options import INT, NOW, Option
 from mnemolint.parse import template
 from mnemolint.parse.document import Document
@@ -56,6 +56,7 @@ MAX_AGE_DAYS = Option(
 
 # The failure table's marks (003 失败回退机制): "示例待补充" holds "待补充".
 FALLBACK_MARKS = ("信息可能不全", "待补充")
+FILL_IN_LATER = "待补充"  # the marks that ask for a later fill-in ("待补充", "示例待补充"), unlike "信息可能不全"
 FINISHED_HANDOFF = "无未完成交接项"  # 003 handoff sync rules: the state once the task is done
 
 
@@ -402,6 +403,13 @@ def template_placeholder(document: Document, options: dict) -> Iterator[Hit]:
                 f'`{quote(left, 60)}` is the template\'s placeholder, not a value: fill it in, or write "待补充" '
                 "until it is known.",
                 line=number,
+            )
+        elif FILL_IN_LATER in line:
+            yield Hit(
+                f'"{FILL_IN_LATER}" marks a part to fill in later (seed 003\'s fallback, accepted as it is): fill it '
+                "in once it is known.",
+                line=number,
+                severity=INFO,
             )
 
 
