@@ -463,3 +463,13 @@ def test_txt004_fires_on_user_paths_in_every_kind(tree, line: str) -> None:
 )
 def test_txt004_stays_quiet_on_relative_paths_urls_and_code(tree, text: str) -> None:
     assert lint(tree({".ai-memory/project_memory.md": "# P\n\n" + text}), ["TXT004"]) == []
+
+
+def test_aim001_a_section_written_as_a_field_is_there(tree) -> None:
+    """`**撤销条件**: …` under `### 决策` (as real project memories write it) holds the revocation condition."""
+    text = PROJECT_MEMORY.replace(
+        "### 撤销条件\n\nQPS 降到 100 以下时改回进程内缓存。\n", "**撤销条件**: QPS 降到 100 以下时\n"
+    )
+    assert lint(tree({**VALID, ".ai-memory/project_memory.md": text}), ["AIM001"]) == []
+    empty = PROJECT_MEMORY.replace("### 撤销条件\n\nQPS 降到 100 以下时改回进程内缓存。\n", "**撤销条件**:\n")
+    assert codes(lint(tree({**VALID, ".ai-memory/project_memory.md": empty}), ["AIM001"])) == ["AIM001"]

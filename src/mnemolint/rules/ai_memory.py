@@ -267,10 +267,12 @@ class Instance:
         return next((section for section in self.sections if _named_as(section.title, part)), None)
 
     def missing(self, part: str) -> str | None:
-        """Why `part` is a gap (absent, or a section with nothing in it), None when it is there."""
-        if part.startswith("**"):
-            return None if self.field(part) else "missing"
-        section = self.section(part)
+        """Why `part` is a gap (absent, or a section with nothing in it), None when it is there.
+        A part may be written either way: `**撤销条件**: …` holds the `### 撤销条件` section's content
+        just as well, and a `### 日期` section the `**日期**` field."""
+        field, section = self.field(part), self.section(part)
+        if field is not None and (part.startswith("**") or field.value):
+            return None
         if section is None:
             return "missing"
         return None if any(line.strip() for _, line in self.outline.body(section)) else "empty"
