@@ -115,7 +115,8 @@ def logs_not_ignored(tree: Tree, options: dict) -> Iterator[Hit]:
         more = f" and {plural(len(folders) - 3, 'more folder')}" if len(folders) > 3 else ""
         source = next((verdict.source for _, verdict in open_logs if verdict.source), None)
         because = f" `{quote(source.pattern, 60)}` re-includes them." if source else ""
-        missing = [line for line in SEED_LINES if line not in (project.ignores.text(project.gitignore) or "").split()]
+        held = {line.strip() for line in (project.ignores.text(project.gitignore) or "").split("\n")}
+        missing = [line for line in SEED_LINES if line not in held]
         fix = None
         if missing:
             edit, text = project.appended(missing)
