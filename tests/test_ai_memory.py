@@ -9,7 +9,12 @@ from pathlib import Path
 
 import pytest
 from conftest import codes, git, only, run_cli, run_lint, write_tree
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from mnemolint.config import load_settings
+from mnemolint.engine import lint as lint_all
+from mnemolint.fix import fixer
 from mnemolint.parse import jsonl
 
 NOW = "2026-12-01"
@@ -395,7 +400,14 @@ def _child_run(code: str) -> tuple[float, int]:
 
 
 def test_aim009_header_forms(tree) -> None:
-    for header in ("# 工作日志 - [2026-11-30]", "# 工作日志 - 2026-11-30", "# 工作日志 — 2026-11-30"):
+    for header in (
+        "# 工作日志 - [2026-11-30]",
+        "# 工作日志 - 2026-11-30",
+        "# 工作日志 — 2026-11-30",
+        "session-id: 20261130-0900\n# 工作日志 - [2026-11-30]",  # the id line 003 puts at the top
+        "\ufeff\n",
+        "session-id: 20261130-0900",
+    ):
         assert lint(tree({".ai-memory/20261130/daily.md": header + "\n"}), ["AIM009"]) == []
     for header in ("# Daily log", "# 工作日志 - [2026-11-29]"):
         assert codes(lint(tree({".ai-memory/20261130/daily.md": header + "\n"}), ["AIM009"])) == ["AIM009"]
@@ -473,3 +485,24 @@ def test_aim001_a_section_written_as_a_field_is_there(tree) -> None:
     assert lint(tree({**VALID, ".ai-memory/project_memory.md": text}), ["AIM001"]) == []
     empty = PROJECT_MEMORY.replace("### 撤销条件\n\nQPS 降到 100 以下时改回进程内缓存。\n", "**撤销条件**:\n")
     assert codes(lint(tree({**VALID, ".ai-memory/project_memory.md": empty}), ["AIM001"])) == ["AIM001"]
+
+
+PIECES = [
+    "## Decision Record: x\n", "### 选项分析\n", "| 选项 | 复杂度 |\n", "|---|---|\n", "| a | 很高 |\n", "**日期**: ",
+    "2026-13-45", "\n", "[YYYY-MM-DD]", "待补充", "```\n", "**", "：", ":", "# 工作日志 - [", "]", "session-id: ",
+    "20261340-9999", "\r\n", "\ufeff", "\x00", "/home/u/", "C:\\Users\\", "## Handoff Checkpoint\n", "### 状态\n",
+    "|", "[", "`", ".ai-memory/", "!", "*/", "**/", "[[", "\\",
+]  # fmt: skip
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.lists(st.sampled_from(PIECES), max_size=40).map("".join), min_size=7, max_size=7))
+def test_no_input_makes_an_internal_error_and_the_fixes_settle(tmp_path_factory, texts: list[str]) -> None:
+    root = tmp_path_factory.mktemp("fuzz")
+    names = [*VALID, ".ai-memory/.gitignore"]
+    write_tree(root, dict(zip(names, texts, strict=True)))
+    configured = load_settings(None, str(root))
+    configured.options["now"] = NOW
+    assert lint_all([str(root)], configured).errors == []
+    fixer.fix([str(root)], configured)
+    assert fixer.fix([str(root)], configured).changes == {}

@@ -190,3 +190,8 @@ def test_without_git_on_the_path_nothing_fails(tmp_path: Path) -> None:
 def test_git002_even_before_the_shared_file_exists(tree, name: str) -> None:
     root = tree({".ai-memory/20261130/daily.md": "x\n", ".gitignore": f".ai-memory/*/\n.ai-memory/{name}\n"})
     assert codes(lint(root, ["GIT"])) == ["GIT002"]
+
+
+def test_a_line_pathspec_cannot_compile_is_left_out_not_a_crash(tree) -> None:
+    root = tree({**MEMORY, ".gitignore": "[Y-M]\n" + SEED})
+    assert lint(root, ["GIT"]) == []

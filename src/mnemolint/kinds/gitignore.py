@@ -46,18 +46,29 @@ class Verdict:
 
 
 class _Spec:
-    """One `.gitignore`: its patterns and the line of each."""
+    """One `.gitignore`: its patterns and the line of each. A line pathspec cannot turn into a
+    regular expression (a reversed range, `[z-a]`) is left out: git's wildmatch matches at most its
+    first character with it, which no memory file is named after."""
 
     __slots__ = ("path", "spec", "lines", "patterns")
 
     def __init__(self, path: str, text: str) -> None:
+        import re
+        import warnings
+
         from pathspec import GitIgnoreSpec
 
         patterns, self.lines, self.patterns = [], [], []
         text = text[1:] if text.startswith("\ufeff") else text  # git skips a byte-order mark
         for number, line in enumerate(text.split("\n"), 1):
             line = line[:-1] if line.endswith("\r") else line
-            for pattern in GitIgnoreSpec.from_lines([line]).patterns:
+            try:
+                with warnings.catch_warnings():  # `[[` compiles with a FutureWarning, not for the user's eyes
+                    warnings.simplefilter("ignore", FutureWarning)
+                    found = GitIgnoreSpec.from_lines([line]).patterns
+            except (re.error, ValueError):  # also pathspec's own error: a line git never matches (`!`)
+                continue
+            for pattern in found:
                 if pattern.include is not None:
                     patterns.append(pattern)
                     self.lines.append(number)

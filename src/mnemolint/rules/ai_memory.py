@@ -721,12 +721,19 @@ def daily_header_invalid(document: Document, options: dict) -> Iterator[Hit]:
         return
     folder = document.rel.partition("/")[0]
     day = folder_date(folder)
-    number, first = next(
-        (number, line.rstrip("\r"))
-        for number, line in enumerate(document.lines, 1)
-        if line.strip() and "\ufeff" != line.strip()
+    # The first line that is neither blank nor the `session-id:` line 003 writes at the top.
+    heading = next(
+        (
+            (number, line.rstrip("\r").lstrip("\ufeff"))
+            for number, line in enumerate(document.lines, 1)
+            if line.strip("\ufeff \t\r") and not _SESSION_ID_LINE.fullmatch(line.rstrip("\r"))
+        ),
+        None,
     )
-    match = _DAILY_HEADER.fullmatch(first.lstrip("\ufeff"))
+    if heading is None:
+        return
+    number, first = heading
+    match = _DAILY_HEADER.fullmatch(first)
     expected = f"# 工作日志 - [{day:%Y-%m-%d}]" if day else "# 工作日志 - [YYYY-MM-DD]"
     if match is None:
         yield Hit(
