@@ -506,3 +506,18 @@ def test_no_input_makes_an_internal_error_and_the_fixes_settle(tmp_path_factory,
     assert lint_all([str(root)], configured).errors == []
     fixer.fix([str(root)], configured)
     assert fixer.fix([str(root)], configured).changes == {}
+
+
+def test_aim010_outside_git_by_each_linted_directory(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "a/.ai-memory/project_memory.md": "# P\n",
+            "b/.ai-memory/project_memory.md": "# P\n",
+            "b/c/.ai-memory/x.md": "",
+        },
+    )
+    assert lint(root / "a", ["AIM010"]) == [] and lint(root / "a" / ".ai-memory", ["AIM010"]) == []
+    found = run_lint(root, [root / "a", root / "b"], select=["AIM010"])  # two projects linted at once
+    assert [finding.path for finding in found] == [str(root / "b" / "c" / ".ai-memory")]
+    assert len(lint(root, ["AIM010"])) == 3  # from above, the linted directory is their common top

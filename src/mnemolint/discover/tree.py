@@ -23,9 +23,10 @@ class LinkRecord:
 class Tree:
     """Everything discovery found. `documents` are the files a kind claims (and the paths the walk
     could not read); `files` is every file walked that is not excluded, claimed or not, sorted by
-    directory. `focus` is None when whole trees were asked for."""
+    directory. `focus` is None when whole trees were asked for. `roots` are the directories named
+    on the command line (none when only files were)."""
 
-    __slots__ = ("root", "documents", "containers", "files", "links", "focus")
+    __slots__ = ("root", "roots", "documents", "containers", "files", "links", "focus")
 
     def __init__(self, root: str) -> None:
         self.root = root
@@ -34,6 +35,7 @@ class Tree:
         self.files: list[str] = []
         self.links: list[LinkRecord] = []
         self.focus: set[str] | None = None
+        self.roots: list[str] = []
 
     def in_focus(self, path: str) -> bool:
         return self.focus is None or path in self.focus

@@ -286,6 +286,7 @@ def discover(paths: list[str], settings: Settings) -> Tree:
                 walk.add_given(path)
     tree = Tree(os.path.commonpath(roots) if roots else os.getcwd())
     tree.links = walk.links
+    tree.roots = roots
     _build(tree, walk, settings)
     if explicit_files or _context_outside(tree, focus):
         tree.focus = _focus_set(tree, focus, explicit_files)

@@ -31,6 +31,7 @@ from mnemolint.options import INT, NOW, Option
 from mnemolint.parse import template
 from mnemolint.parse.document import Document
 from mnemolint.parse.textutil import plural, quote
+from mnemolint.paths import inside
 from mnemolint.rules.base import ON_CONTAINER, TREE, Family, rule
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
@@ -757,20 +758,21 @@ def daily_header_invalid(document: Document, options: dict) -> Iterator[Hit]:
     summary="An `.ai-memory/` that is not at the repository's top level: the skill reads only that one.",
 )
 def ai_memory_misplaced(tree: Tree, options: dict) -> Iterator[Hit]:
-    root = os.path.realpath(tree.root)
+    roots = [os.path.realpath(root) for root in tree.roots or [tree.root]]
     for container in tree.containers:
         if not isinstance(container, AiMemoryDir) or container.user_level:
             continue
-        top = container.git_top or root
         project = os.path.realpath(container.project)
-        if project == top:
-            continue
-        where = "its git work tree" if container.git_top else "the linted root"
-        yield Hit(
-            f"This `.ai-memory/` is not at the top of {where}: "
-            "the skill reads {PROJECT_ROOT}/.ai-memory only (PROJECT_ROOT = the git top level), so nothing here loads.",
-            path=container.path,
-        )
+        if container.git_top:
+            misplaced, where = project != container.git_top, "its git work tree"
+        else:  # below a linted directory; one inside `.ai-memory/` itself says nothing of the project
+            misplaced, where = any(inside(project, root) and project != root for root in roots), "the linted directory"
+        if misplaced:
+            yield Hit(
+                f"This `.ai-memory/` is not at the top of {where}: the skill reads {{PROJECT_ROOT}}/.ai-memory only "
+                "(PROJECT_ROOT = the git top level, else the workspace root), so nothing here loads.",
+                path=container.path,
+            )
 
 
 FAMILY = Family(
