@@ -66,20 +66,18 @@ class Template:
     (`**field**` or `### section`), the parts its failure-table fallback keeps (None: it has
     none, so every part stays mandatory), and the values its fields may take."""
 
-    __slots__ = ("title", "named", "parts", "keeps", "values", "table")
+    __slots__ = ("title", "parts", "keeps", "values", "table")
 
     def __init__(
         self,
         title: str,
         *,
-        named: bool,
         parts: tuple[str, ...],
         keeps: tuple[str, ...] | None,
         values: dict[str, tuple[str, ...] | str],
         table: tuple[str, str, tuple[str, ...]] | None = None,
     ) -> None:
         self.title = title
-        self.named = named
         self.parts = parts
         self.keeps = keeps
         self.values = values
@@ -90,7 +88,6 @@ DATE, DATETIME, PERCENT = "YYYY-MM-DD", "YYYY-MM-DD HH:mm", "a percentage"
 TEMPLATES = (
     Template(
         "Session Summary",
-        named=False,
         parts=(
             "**日期**",
             "**会话目标**",
@@ -108,7 +105,6 @@ TEMPLATES = (
     ),
     Template(
         "Decision Record",
-        named=True,
         parts=(
             "**日期**",
             "**问题**",
@@ -126,21 +122,18 @@ TEMPLATES = (
     ),
     Template(
         "Project Convention",
-        named=True,
         parts=("**类型**", "**适用范围**", "### 规范内容", "### 示例", "**正确**", "**错误**", "### 发现来源"),
         keeps=("### 规范内容",),  # "仅记录规范内容"
         values={"**类型**": ("编码规范", "命名规范", "架构约束", "工具配置")},
     ),
     Template(
         "Glossary Entry",
-        named=True,
         parts=("**规范名称**", "**别名/变体**", "**定义**", "**适用范围**", "**禁止使用**", "**来源**"),
         keeps=None,
         values={"**来源**": ("需求文档", "用户口头约定", "行业标准")},
     ),
     Template(
         "Known Issue",
-        named=True,
         parts=(
             "**发现日期**",
             "**问题类型**",
@@ -161,7 +154,6 @@ TEMPLATES = (
     ),
     Template(
         "Handoff Checkpoint",
-        named=False,
         parts=(
             "**更新时间**",
             "**当前目标**",
@@ -235,9 +227,9 @@ def _has_mark(text: str) -> bool:
     return any(mark in text for mark in FALLBACK_MARKS)
 
 
+# An instance's heading: a template's title, then its name after a colon (`Decision Record: 选型`).
 _INSTANCE = re.compile(
-    r"(?P<title>Session Summary|Decision Record|Project Convention|Glossary Entry|Known Issue|Handoff Checkpoint)"
-    r"\b\s*(?:[:：]\s*(?P<name>.*))?",
+    "(?P<title>" + "|".join(re.escape(known.title) for known in TEMPLATES) + r")\b\s*(?:[:：]\s*(?P<name>.*))?",
     re.IGNORECASE,
 )
 _BY_TITLE = {template_.title.casefold(): template_ for template_ in TEMPLATES}
