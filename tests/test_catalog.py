@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import codes, run_lint
+from conftest import codes, git, run_lint
 
 from mnemolint.catalog import catalog_dir
 from mnemolint.parse import markdown
@@ -65,14 +65,22 @@ def test_page_has_every_section(rule) -> None:
 
 
 def _section(text: str, title: str) -> str:
-    start = text.index(f"\n{title}\n") + len(title) + 2
-    end = text.find("\n## ", start)
-    return text[start : end if end >= 0 else len(text)]
+    """The lines under the page's `## title`, up to its next `##` heading (one inside an example's
+    fence is the example's, as in the `.ai-memory` templates)."""
+    headings = [block for block in markdown.blocks(text) or () if block.kind == markdown.HEADING and block.level == 2]
+    lines = text.split("\n")
+    for position, heading in enumerate(headings):
+        if f"## {heading.content}" == title:
+            end = headings[position + 1].start_line - 1 if position + 1 < len(headings) else len(lines)
+            return "\n".join(lines[heading.start_line : end])
+    raise ValueError(f"no section {title}")
 
 
 def materialise(section: str, root: Path) -> int:
-    """Write the section's `file=` blocks under `root`; return how many were written."""
+    """Write the section's `file=` blocks under `root`; return how many were written. A block
+    marked `tracked` is added to a git repository made at `root` (GIT003 needs what git tracks)."""
     written = 0
+    tracked = []
     for fence in markdown.fences(section):
         attributes = dict((part.split("=", 1) + [""])[:2] for part in fence.info.split()[1:] if part)
         if "file" not in attributes:
@@ -86,7 +94,12 @@ def materialise(section: str, root: Path) -> int:
             if "escapes" in attributes:
                 body = body.encode("ascii").decode("unicode_escape")
             path.write_bytes(body.encode(attributes.get("encoding") or "utf-8"))
+        if "tracked" in attributes:
+            tracked.append(attributes["file"])
         written += 1
+    if tracked:
+        git("init", "-q", cwd=root)
+        git("add", "-f", "--", *tracked, cwd=root)
     return written
 
 

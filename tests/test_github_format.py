@@ -29,7 +29,7 @@ def test_default_format_in_github_actions(example: Path) -> None:
     default = run_cli("check", cwd=example, env={"GITHUB_ACTIONS": "true"})
     assert default.stdout == asked.stdout and default.returncode == 1
     assert run_cli("check", "--output-format", "text", cwd=example, env={"GITHUB_ACTIONS": "true"}).stdout.startswith(
-        ".claude/memory/MEMORY.md:4:37: MEM109 "
+        ".ai-memory/20200115: AIM006 "
     )
 
 

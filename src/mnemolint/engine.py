@@ -168,6 +168,15 @@ def _use_fixed_text(tree: Tree, fixed: dict[str, str], options: dict) -> None:
             document.preset(text)
             container.add(document)
             tree.documents.append(document)
+            known.add(anchor)
+    for path in sorted(fixed.keys() - known):  # a file of a kind in no container that a fix created
+        rel = os.path.relpath(path, tree.root).replace(os.sep, "/")
+        kind = kind_of(rel, None)
+        if kind is not None and kind.container is None:
+            document = Document(path, kind, options)
+            document.rel = rel
+            document.preset(fixed[path])
+            tree.documents.append(document)
 
 
 def _run(rule: Rule, target: object, default_path: str, options: dict, errors: list[str]) -> list[Diagnostic]:

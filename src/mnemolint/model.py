@@ -74,8 +74,9 @@ class Hit:
     """What a rule function yields: a finding before the engine stamps code and severity on it.
 
     `path` defaults to the file the rule was run on; `line` None means the whole file; `severity`
-    to the rule's (a rule whose finding weighs less where it is, LNK002 in a rules dir, gives its
-    own; a configured `severity` for the code still wins).
+    None is the rule's own: a rule gives one where its finding weighs differently (LNK002 in a
+    rules dir, where sharing by link is a feature; AIM004, whose seed sets two levels on one
+    measure). A configured `severity` for the code still wins.
     """
 
     __slots__ = ("message", "path", "line", "column", "end_line", "end_column", "fix", "severity")

@@ -14,6 +14,7 @@ import os
 import subprocess
 
 from mnemolint.errors import ConfigError
+from mnemolint.options import defaults
 from mnemolint.readers import BY_NAME, CLAUDE, WAVE
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
@@ -30,11 +31,12 @@ class Project:
     does. `walked` are the files the discovery walk met (the fallback list, filtered to those
     below `path` on first use)."""
 
-    __slots__ = ("path", "readers", "walked", "_files")
+    __slots__ = ("path", "options", "readers", "walked", "_files")
 
-    def __init__(self, path: str, agents: list[str], walked: list[str]) -> None:
+    def __init__(self, path: str, options: dict, walked: list[str]) -> None:
         self.path = path
-        self.readers = _readers(path, agents)
+        self.options = {**defaults(), **options}  # a caller may give only what it sets
+        self.readers = _readers(path, list(options.get("agents") or []))
         self.walked = walked
         self._files: list[str] | None = None
 
@@ -47,7 +49,7 @@ class Project:
         if self._files is None:
             listed = _git_files(self.path)
             if listed is None:
-                listed = _not_ignored(self.path, self.walked)
+                listed = _not_ignored(self.path, self.walked, self.options)
             self._files = sorted({checkout_relative(rel) for rel in listed})
         return self._files
 
@@ -137,24 +139,13 @@ def _worktree_files(path: str) -> list[str]:
     return found
 
 
-def _not_ignored(path: str, walked: list[str]) -> list[str]:
-    """The walked files below `path` (relative to it) that no `.gitignore` on their way ignores."""
-    from pathspec import GitIgnoreSpec
+def _not_ignored(path: str, walked: list[str], options: dict) -> list[str]:
+    """The walked files below `path` (relative to it) that git's ignore rules, every `.gitignore`
+    from `path` down (kinds/gitignore.py), leave in."""
+    from mnemolint.kinds.gitignore import Ignores
 
     prefix = path.rstrip(os.sep) + os.sep
     rels = [file[len(prefix) :].replace(os.sep, "/") for file in walked if file.startswith(prefix)]
     rels += _worktree_files(path)
-    specs: list[tuple[str, GitIgnoreSpec]] = []
-    for rel in rels:
-        if rel == ".gitignore" or rel.endswith("/.gitignore"):
-            try:
-                with open(os.path.join(path, rel), encoding="utf-8", errors="replace") as handle:
-                    lines = handle.read(1 << 20).splitlines()
-            except OSError:
-                continue
-            specs.append((rel[: -len(".gitignore")], GitIgnoreSpec.from_lines(lines)))
-    if not specs:
-        return rels
-    return [
-        rel for rel in rels if not any(rel.startswith(at) and spec.match_file(rel[len(at) :]) for at, spec in specs)
-    ]
+    ignores = Ignores(path, {}, options)
+    return [rel for rel in rels if not ignores.check(os.path.join(path, *rel.split("/"))).ignored]

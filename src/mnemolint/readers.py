@@ -25,8 +25,8 @@ class Reader:
         home: str,
         *,
         reads_metadata_block: bool,
-        strips_index_markup: bool,
-        glob_style: str,
+        strips_index_markup: bool = False,
+        glob_style: str = "",  # a reader of no rule globs (the `.ai-memory` skill)
     ) -> None:
         self.name = name
         self.title = title

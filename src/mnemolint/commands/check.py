@@ -45,6 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--exit-non-zero-on-fix", action="store_true", help="with --fix, exit 1 when anything was fixed"
     )
+    parser.add_argument("--user-memory", action="store_true", help="lint ~/.ai-memory/user_profile.md (by $HOME) too")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -57,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
     args.output_format = _output_format(args)
     paths = args.paths or ["."]
     settings = settings_from_args(args, paths[0])
+    if args.user_memory:
+        paths = [*paths, *_user_memory()]
     out = sys.stdout
     fixed = None
     if args.fix or args.diff:  # the fixer, writer and generator are imported only here
@@ -98,6 +101,15 @@ def run(args: argparse.Namespace) -> int:
     threshold = severity_rank(settings.fail_level)
     failing = any(severity_rank(diagnostic.severity) >= threshold for diagnostic in diagnostics)
     return EXIT_FINDINGS if failing else EXIT_CLEAN
+
+
+def _user_memory() -> list[str]:
+    """The user-level `~/.ai-memory/user_profile.md` (seed 003, L4: it follows the user, not the
+    project), when it exists; its folder is walked like any `.ai-memory/`."""
+    from mnemolint.kinds.ai_memory import user_profile_path
+
+    path = user_profile_path()
+    return [path] if os.path.isfile(path) else []
 
 
 def _only_its_format(args: argparse.Namespace) -> None:

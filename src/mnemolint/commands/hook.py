@@ -38,7 +38,6 @@ MAX_SHOWN = 10  # lines of findings in one reminder, the last one a count of the
 
 # Where memory lives, by name alone (SPEC §1): rules dirs, `.ai-memory`, instruction files and the
 # index anywhere; topics inside an agent's own memory dir (`<home>/projects/<id>/memory/`).
-AI_MEMORY_DIR = ".ai-memory"
 
 # Only the hook knows that a write has just happened; what the write caused is the rule's message.
 _AFTER_WRITE = {
@@ -127,10 +126,11 @@ def in_memory(path: str) -> bool:
     """Whether `path` is a memory file, by its name alone (no file is read or even looked at)."""
     parts = path.split(os.sep)
     name, directories = parts[-1], parts[:-1]
+    from mnemolint.kinds.ai_memory import DIR_NAME
     from mnemolint.kinds.instructions import NAMES
     from mnemolint.kinds.rules import HOMES, RULES
 
-    if name in NAMES or name == "MEMORY.md" or AI_MEMORY_DIR in directories:
+    if name in NAMES or name == "MEMORY.md" or DIR_NAME in directories:
         return True
     if any(home in HOMES and rules == RULES for home, rules in zip(directories, directories[1:], strict=False)):
         return True

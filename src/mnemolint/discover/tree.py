@@ -44,18 +44,20 @@ class LinkRecord:
 class Tree:
     """Everything discovery found. `documents` are the files a kind claims (and the paths the walk
     could not read); `files` is every file walked that is not excluded, claimed or not, sorted by
-    directory. `focus` is None when whole trees were asked for."""
+    directory. `focus` is None when whole trees were asked for. `roots` are the directories named
+    on the command line (none when only files were)."""
 
-    __slots__ = ("root", "documents", "containers", "files", "links", "focus", "agents", "_projects")
+    __slots__ = ("root", "roots", "documents", "containers", "files", "links", "focus", "options", "_projects")
 
-    def __init__(self, root: str, agents: list[str] | None = None) -> None:
+    def __init__(self, root: str, options: dict | None = None) -> None:
         self.root = root
         self.documents: list[Document] = []
         self.containers: list[Container] = []
         self.files: list[str] = []
         self.links: list[LinkRecord] = []
         self.focus: set[str] | None = None
-        self.agents = agents or []  # the `agents` setting: empty means detect them per project
+        self.roots: list[str] = []
+        self.options = options or {}  # the run's: what a project reads (`agents`, `max-file-bytes`)
         self._projects: dict[str, Project] = {}
 
     def project_at(self, path: str) -> Project:
@@ -64,7 +66,7 @@ class Tree:
         if project is None:
             from mnemolint.project import Project
 
-            project = self._projects[path] = Project(path, self.agents, self.files)
+            project = self._projects[path] = Project(path, self.options, self.files)
         return project
 
     def in_focus(self, path: str) -> bool:

@@ -322,8 +322,9 @@ def discover(paths: list[str], settings: Settings) -> Tree:
             if os.path.isdir(rules_dir):
                 walk.walk(rules_dir, rules_dir)
                 focus.add(rules_dir)
-    tree = Tree(os.path.commonpath(roots) if roots else os.getcwd(), list(settings.options["agents"]))  # type: ignore[call-overload]
+    tree = Tree(os.path.commonpath(roots) if roots else os.getcwd(), settings.options)
     tree.links = walk.links
+    tree.roots = roots
     _build(tree, walk, settings)
     if explicit_files or _context_outside(tree, focus):
         tree.focus = _focus_set(tree, focus, explicit_files)

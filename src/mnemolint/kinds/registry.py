@@ -7,11 +7,18 @@ a file no kind claims is not linted. Adding a kind is one module in `kinds/` (it
 
 from __future__ import annotations
 
-from mnemolint.kinds import instructions, memory, rules
+from mnemolint.kinds import ai_memory, gitignore, instructions, memory, rules
 from mnemolint.kinds.base import ContainerType, Kind
 
-CONTAINERS: tuple[ContainerType, ...] = (memory.MEMORY_DIR, rules.RULES_DIR)
-KINDS: tuple[Kind, ...] = (memory.INDEX, memory.TOPIC, rules.RULE_FILE, instructions.INSTRUCTION_FILE)
+CONTAINERS: tuple[ContainerType, ...] = (memory.MEMORY_DIR, rules.RULES_DIR, ai_memory.AI_MEMORY_DIR)
+KINDS: tuple[Kind, ...] = (
+    memory.INDEX,
+    memory.TOPIC,
+    rules.RULE_FILE,
+    instructions.INSTRUCTION_FILE,
+    *ai_memory.KINDS,
+    gitignore.GITIGNORE,
+)
 WITH_FRONTMATTER = tuple(kind for kind in KINDS if kind.frontmatter)
 TAKING_FRONTMATTER = tuple(kind for kind in KINDS if kind.frontmatter_fields)
 

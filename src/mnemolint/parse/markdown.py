@@ -85,8 +85,11 @@ def code_lines(text: str) -> set[int] | None:
     """Lines that are code or raw HTML (comments included), where Markdown syntax means nothing:
     an `@import` or a link there is not one. None when the text was not parsed."""
     found = blocks(text)
-    if found is None:
-        return None
+    return None if found is None else code_in(found)
+
+
+def code_in(found: list[Block]) -> set[int]:
+    """The lines of `found` (a text's blocks) that are code or raw HTML."""
     return {
         line
         for block in found

@@ -8,7 +8,7 @@ ending in `FAMILY = Family(...)` plus one line here.
 from __future__ import annotations
 
 from mnemolint.options import SHARED, Option
-from mnemolint.rules import frontmatter, index, links, nested, secrets, text, topic, wave
+from mnemolint.rules import ai_memory, frontmatter, gitignore, index, links, nested, secrets, text, topic, wave
 from mnemolint.rules.base import Family, Rule
 
 FAMILIES: tuple[Family, ...] = (
@@ -20,6 +20,8 @@ FAMILIES: tuple[Family, ...] = (
     nested.FAMILY,
     links.FAMILY,
     secrets.FAMILY,
+    ai_memory.FAMILY,
+    gitignore.FAMILY,
 )
 
 RULES: tuple[Rule, ...] = tuple(rule for family in FAMILIES for rule in family.rules)

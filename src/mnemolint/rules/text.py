@@ -1,12 +1,13 @@
-"""TXT0xx: text hygiene of every memory file (seed 003: UTF-8 without BOM)."""
+"""TXT0xx: text hygiene of every memory file (seed 003: UTF-8 without BOM, no hard-coded absolute paths)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from mnemolint.model import ERROR, SAFE, WARNING, Edit, Fix, Hit
 from mnemolint.parse.document import BOM, Document
-from mnemolint.parse.textutil import dominant_eol
+from mnemolint.parse.textutil import dominant_eol, quote
 from mnemolint.rules.base import EVERY_KIND, Family, rule
 
 
@@ -100,4 +101,61 @@ def mixed_line_endings(document: Document, options: dict) -> Iterator[Hit]:
     )
 
 
-FAMILY = Family("TXT", "text hygiene", "text", (utf8_bom, invalid_utf8, mixed_line_endings))
+# A user's home (`/home/<u>/`, `/Users/<u>/`, `C:\\Users\\<u>`), or a Windows drive path such as
+# the seed's own `D:\\my-project`: not a URL's path (`…/home/…` after a host), not a `~/` form.
+_ABSOLUTE = re.compile(
+    r"(?<![\w./~\\-])/(?:home|Users)/(?P<user>[A-Za-z0-9._-]+)"
+    r"|(?<![\w\\/])[A-Za-z]:(?:\\{1,2}|/)(?:Users|Documents and Settings)(?:\\{1,2}|/)(?P<win>[^\\/\s\"'`<>|]+)"
+    r"|(?<![\w\\/])[A-Za-z]:\\{1,2}[A-Za-z0-9_.-][^\\\s\"'`<>|]*"
+)
+# Not one person's home: a placeholder or the classic example names (`/Users/.../x`, `/Users/alice`,
+# `C:\\Users\\%USERNAME%`), or the stock account of a server image, CI runner or container, the same
+# on every such machine (`/home/ubuntu/app`).
+_NOT_A_PERSON = frozenset(
+    {"...", "…", "user", "username", "yourname", "your-name", "you", "me", "name", "alice", "bob", "example"}
+    | {"ubuntu", "ec2-user", "centos", "debian", "admin", "runner", "vscode", "node", "codespace", "root"}
+)
+_REST_OF_PATH = re.compile(r"[^\s`'\"<>|]*")
+
+
+def _user_path(line: str) -> re.Match | None:
+    """The first hard-coded path into a person's home or onto a drive in `line`; a path written as a
+    pattern (`D:\\projects\\...`) is none."""
+    for match in _ABSOLUTE.finditer(line):
+        user = match.group("user") or match.group("win")
+        if user is not None and (user.casefold() in _NOT_A_PERSON or user.startswith(("%", "$", "{", "."))):
+            continue
+        rest = _REST_OF_PATH.match(line, match.end())
+        if rest is None or ("..." not in rest.group() and "…" not in rest.group()):
+            return match
+    return None
+
+
+@rule(
+    "TXT004",
+    "absolute-path",
+    WARNING,
+    reads=EVERY_KIND,
+    summary="A hard-coded absolute user path (`/home/<u>/`, `/Users/<u>/`, `C:\\Users\\…`, `D:\\…`) outside code.",
+)
+def absolute_path(document: Document, options: dict) -> Iterator[Hit]:
+    text = document.text
+    if not text or not _ABSOLUTE.search(text):
+        return  # most files hold none: no Markdown parse for them
+    from mnemolint.parse import markdown
+
+    code = markdown.code_lines(text) or set()
+    for number, line in enumerate(document.lines, 1):
+        match = None if number in code else _user_path(line)
+        if match:
+            yield Hit(
+                f"`{quote(match.group(), 60)}` is a hard-coded absolute path: another machine, user or clone has "
+                "no such directory (seed 003 forbids them). Write it relative to the project root, or as `~/…`.",
+                line=number,
+                column=match.start() + 1,
+                end_line=number,
+                end_column=match.end() + 1,
+            )
+
+
+FAMILY = Family("TXT", "text hygiene", "text", (utf8_bom, invalid_utf8, mixed_line_endings, absolute_path))

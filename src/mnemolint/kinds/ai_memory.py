@@ -1,0 +1,165 @@
+"""The `.ai-memory/` project memory of seed 003, its files, and the git facts its rules need.
+
+`.ai-memory/` sits at the project root: `project_memory.md` and `handoff.md` (shared, committed),
+and one `YYYYMMDD/` folder a day holding `daily.md`, `topics.md` and
+`session_memory_<YYYYMMDD-HHmm>.jsonl` (personal, ignored). The user-level
+`~/.ai-memory/user_profile.md` is linted only when asked (`check --user-memory`).
+
+The container answers, once each, what its rules share: its dated folders (by listing its
+directory, so a folder holding no file of a kind still counts), and, when it lies in a git work
+tree, that tree's top level and the files of `.ai-memory/` git already tracks. Git runs with a
+timeout, and a missing or failing git means "not in a work tree", never an error.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import re
+
+from mnemolint.kinds.base import Container, ContainerType, Kind
+from mnemolint.readers import Reader
+
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
+if TYPE_CHECKING:
+    from mnemolint.parse.document import Document
+
+DIR_NAME = ".ai-memory"
+PROJECT_MEMORY_NAME = "project_memory.md"
+HANDOFF_NAME = "handoff.md"
+USER_PROFILE_NAME = "user_profile.md"
+SHARED_NAMES = (PROJECT_MEMORY_NAME, HANDOFF_NAME)  # committed, for the team (003 version control)
+DATED = re.compile(r"[0-9]{8}")  # a `YYYYMMDD` folder name, possible date or not
+SESSION_FILE = re.compile(r"session_memory_([0-9]{8})-([0-9]{2})([0-9]{2})\.jsonl")
+GIT_TIMEOUT = 5  # seconds for each git command: a hung git must not hang a commit
+
+# The skill is run by whichever agent loads it (Trae, VS Code, Claude Code…): it reads the files
+# as plain Markdown and JSON lines, with no frontmatter.
+SKILL = Reader("ai-memory", "the .ai-memory skill", DIR_NAME, reads_metadata_block=False)
+
+
+def folder_date(name: str) -> _dt.date | None:
+    """The date a `YYYYMMDD` folder name stands for, None when no such day exists (`20261340`)."""
+    try:
+        return _dt.datetime.strptime(name, "%Y%m%d").date() if DATED.fullmatch(name) else None
+    except ValueError:
+        return None
+
+
+def user_profile_path() -> str:
+    """`~/.ai-memory/user_profile.md` of the user running mnemolint, by `$HOME` (003: L4 follows the user)."""
+    return os.path.join(os.path.expanduser("~"), DIR_NAME, USER_PROFILE_NAME)
+
+
+class AiMemoryDir(Container):
+    """An `.ai-memory/` directory. `project` is the directory holding it (the project root the
+    skill writes to); `user_level` is True for the one in the user's home directory."""
+
+    __slots__ = ("project", "user_level", "_dated", "_git_top", "_tracked")
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path, AI_MEMORY_DIR)
+        self.project = os.path.dirname(path)
+        self.user_level = os.path.realpath(path) == os.path.realpath(os.path.dirname(user_profile_path()))
+        self._dated: list[str] | None = None
+        self._git_top: str | None | bool = False  # False: not asked yet
+        self._tracked: list[str] | None = None
+
+    @property
+    def dated(self) -> list[str]:
+        """Names of its `YYYYMMDD` folders (eight digits, a possible date or not), sorted."""
+        if self._dated is None:
+            try:
+                with os.scandir(self.path) as entries:
+                    names = [entry.name for entry in entries if entry.is_dir(follow_symlinks=False)]
+            except OSError:
+                names = []
+            self._dated = sorted(name for name in names if DATED.fullmatch(name))
+        return self._dated
+
+    def in_folder(self, name: str) -> list[Document]:
+        """Its documents in the dated folder `name`."""
+        return [document for document in self.documents if document.rel.partition("/")[0] == name]
+
+    @property
+    def git_top(self) -> str | None:
+        """The top level of the git work tree holding the project, None outside one (or without git)."""
+        if self._git_top is False:
+            found = _git(["rev-parse", "--show-toplevel"], self.project)
+            self._git_top = os.path.realpath(found.rstrip("\n")) if found else None
+        return self._git_top  # type: ignore[return-value]
+
+    @property
+    def tracked(self) -> list[str]:
+        """Paths below `.ai-memory/` (relative to it, POSIX) that git tracks; none outside a work tree."""
+        if self._tracked is None:
+            listed = _git(["ls-files", "-z", "--", "."], self.path) if self.git_top else None
+            self._tracked = sorted(name for name in (listed or "").split("\0") if name)
+        return self._tracked
+
+
+def _git(args: list[str], cwd: str) -> str | None:
+    """git's output, or None when git is missing, fails, or takes longer than `GIT_TIMEOUT`."""
+    import subprocess
+
+    try:
+        done = subprocess.run(
+            ["git", *args],
+            cwd=cwd,
+            capture_output=True,
+            timeout=GIT_TIMEOUT,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return os.fsdecode(done.stdout) if done.returncode == 0 else None
+
+
+def _located(directory: str) -> bool:
+    return os.path.basename(directory) == DIR_NAME
+
+
+def _in_dated(name: str) -> re.Pattern:
+    return re.compile(r"[0-9]{8}/" + name)
+
+
+_DAILY = _in_dated(r"daily\.md")
+_TOPICS = _in_dated(r"topics\.md")
+_SESSION = _in_dated(r"session_[^/]*\.jsonl")
+
+
+def _named(name: str):
+    return lambda rel: rel == name
+
+
+def _kind(name: str, matches, *, markdown: bool = True) -> Kind:
+    """An `.ai-memory` kind: plain Markdown (suppression comments, no frontmatter) or JSON lines."""
+    return Kind(
+        name,
+        container=AI_MEMORY_DIR,
+        matches=matches,
+        frontmatter=False,
+        frontmatter_fields=False,
+        suppressions=markdown,
+        reader=lambda document: SKILL,
+    )
+
+
+AI_MEMORY_DIR = ContainerType(
+    "ai-memory dir",
+    marker=None,
+    setting=None,
+    located=_located,
+    make=AiMemoryDir,
+    about=f"An `{DIR_NAME}/` directory holds {PROJECT_MEMORY_NAME}, {HANDOFF_NAME} and YYYYMMDD/ folders of "
+    "daily.md, topics.md and session_memory_*.jsonl.",
+)
+PROJECT_MEMORY = _kind("ai-memory project memory", _named(PROJECT_MEMORY_NAME))
+HANDOFF = _kind("ai-memory handoff", _named(HANDOFF_NAME))
+USER_PROFILE = _kind("ai-memory user profile", _named(USER_PROFILE_NAME))
+DAILY = _kind("ai-memory daily log", _DAILY.fullmatch)
+TOPICS = _kind("ai-memory topics", _TOPICS.fullmatch)
+SESSION = _kind("ai-memory session log", _SESSION.fullmatch, markdown=False)
+TEMPLATED = (PROJECT_MEMORY, HANDOFF, TOPICS, USER_PROFILE)  # the files that hold template instances
+KINDS = (PROJECT_MEMORY, HANDOFF, USER_PROFILE, DAILY, TOPICS, SESSION)

@@ -1,0 +1,149 @@
+"""`.gitignore` files, and whether git ignores a path by them (SPEC §1: which memory is shared).
+
+`Ignores` answers as git does: every `.gitignore` from the top directory down to the path's own,
+a deeper file overriding a shallower one and, within a file, the last matching line winning
+(pathspec's `GitIgnoreSpec` reads each line with git's wildmatch semantics); and a path below an
+ignored directory is ignored whatever a later `!` line says, since git never looks inside that
+directory. tests/test_gitignore.py checks it against `git check-ignore` in a real repository.
+
+Only `.gitignore` files count, not `.git/info/exclude` or a global excludes file: those are one
+person's, and what the rules ask is what every clone of the project ignores. A `.gitignore` the
+walk linted is read from its `Document` (so a fix computed but not yet written counts); one it
+did not (above the linted root, or inside a container) is read through a `Document` too.
+pathspec is imported only when a question is asked.
+"""
+
+from __future__ import annotations
+
+import os
+
+from mnemolint.kinds.base import Kind
+from mnemolint.parse.document import Document
+from mnemolint.readers import CLAUDE
+
+NAME = ".gitignore"
+
+
+class Source:
+    """The `.gitignore` line that decides a path: its file, its 1-based line and its text."""
+
+    __slots__ = ("path", "line", "pattern")
+
+    def __init__(self, path: str, line: int, pattern: str) -> None:
+        self.path = path
+        self.line = line
+        self.pattern = pattern
+
+
+class Verdict:
+    """Whether a path is ignored, and the line that decides it (None when no line matches)."""
+
+    __slots__ = ("ignored", "source")
+
+    def __init__(self, ignored: bool, source: Source | None) -> None:
+        self.ignored = ignored
+        self.source = source
+
+
+class _Spec:
+    """One `.gitignore`: its patterns and the line of each. A line pathspec cannot turn into a
+    regular expression (a reversed range, `[z-a]`) is left out: git's wildmatch matches at most its
+    first character with it, which no memory file is named after."""
+
+    __slots__ = ("path", "spec", "lines", "patterns")
+
+    def __init__(self, path: str, text: str) -> None:
+        import re
+        import warnings
+
+        from pathspec import GitIgnoreSpec
+
+        patterns, self.lines, self.patterns = [], [], []
+        text = text[1:] if text.startswith("\ufeff") else text  # git skips a byte-order mark
+        for number, line in enumerate(text.split("\n"), 1):
+            line = line[:-1] if line.endswith("\r") else line
+            try:
+                with warnings.catch_warnings():  # `[[` compiles with a FutureWarning, not for the user's eyes
+                    warnings.simplefilter("ignore", FutureWarning)
+                    found = GitIgnoreSpec.from_lines([line]).patterns
+            except (re.error, ValueError):  # also pathspec's own error: a line git never matches (`!`)
+                continue
+            for pattern in found:
+                if pattern.include is not None:
+                    patterns.append(pattern)
+                    self.lines.append(number)
+                    self.patterns.append(line)
+        self.path = path
+        self.spec = GitIgnoreSpec(patterns)
+
+    def check(self, rel: str) -> Verdict | None:
+        found = self.spec.check_file(rel)
+        if found.include is None or found.index is None:
+            return None
+        index = found.index
+        return Verdict(bool(found.include), Source(self.path, self.lines[index], self.patterns[index]))
+
+
+class Ignores:
+    """Ignore status of paths below `top`, by the `.gitignore` files from `top` down.
+
+    `texts` maps a `.gitignore` path to its text where it is known (the linted documents); any
+    other is read when first needed. `options` are the run's (the read is bounded like every read).
+    """
+
+    def __init__(self, top: str, texts: dict[str, str | None], options: dict) -> None:
+        self.top = top
+        self.texts = texts
+        self.options = options
+        self._specs: dict[str, _Spec | None] = {}
+
+    def text(self, path: str) -> str | None:
+        """The text of the `.gitignore` at `path`, None when there is none (or it is unreadable)."""
+        if path not in self.texts:
+            self.texts[path] = Document(path, GITIGNORE, self.options).text if os.path.isfile(path) else None
+        return self.texts[path]
+
+    def with_text(self, path: str, text: str) -> Ignores:
+        """The same question asked with `text` in the `.gitignore` at `path`: what a fix would make."""
+        return Ignores(self.top, {**self.texts, path: text}, self.options)
+
+    def _spec(self, directory: str) -> _Spec | None:
+        if directory not in self._specs:
+            path = os.path.join(directory, NAME)
+            text = self.text(path)
+            self._specs[directory] = _Spec(path, text) if text else None
+        return self._specs[directory]
+
+    def check(self, path: str, directory: bool = False) -> Verdict:
+        """Whether git ignores `path` (absolute, below `top`; `directory` if it is one)."""
+        rel = os.path.relpath(path, self.top).replace(os.sep, "/")
+        parts = rel.split("/")
+        for depth in range(1, len(parts) + 1):
+            is_dir = directory or depth < len(parts)
+            verdict = self._check_one(parts[:depth], is_dir)
+            if verdict.ignored or depth == len(parts):
+                return verdict
+        raise AssertionError("unreachable: a path has at least one part")
+
+    def _check_one(self, parts: list[str], is_dir: bool) -> Verdict:
+        """One path by its own name, every `.gitignore` above it consulted, the deepest deciding."""
+        decided = Verdict(False, None)
+        for depth in range(len(parts)):
+            spec = self._spec(os.path.join(self.top, *parts[:depth]))
+            if spec is None:
+                continue
+            verdict = spec.check("/".join(parts[depth:]) + ("/" if is_dir else ""))
+            if verdict is not None:
+                decided = verdict
+        return decided
+
+
+GITIGNORE = Kind(
+    "gitignore",
+    container=None,
+    matches=lambda rel: rel.rpartition("/")[2] == NAME,
+    frontmatter=False,
+    frontmatter_fields=False,
+    suppressions=False,
+    reader=lambda document: CLAUDE,  # no agent loads it: git does, and no reader-specific rule reads it
+)
