@@ -213,3 +213,33 @@ def test_the_hook_never_shows_the_raw_secret(tmp_path: Path, agent: str) -> None
     result = run_cli("hook", "post-tool-use", "--agent", agent, stdin=event, cwd=root)
     assert result.stdout + result.stderr, "the index is over its cap: there is a reminder to give"
     assert LEAK not in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["check", "--output-format", "text", "."],
+        ["check", "--output-format", "json", "."],
+        ["check", "--output-format", "sarif", "."],
+        ["check", "--output-format", "github", "."],
+        ["explain-rules", "src/a.ts", "--all"],
+        ["explain-rules", "src/a.ts", "--all", "--output-format", "json"],
+    ],
+    ids=lambda args: "-".join(arg.strip("-") for arg in args[:3]),
+)
+def test_a_token_in_a_rule_glob_or_a_link_target_is_masked_in_every_rule_s_message(
+    tmp_path: Path, args: list[str]
+) -> None:
+    """WAV and MEM rules quote globs and link targets: their messages are redacted like SEC001's."""
+    write_tree(
+        tmp_path,
+        {
+            "src/a.ts": "x\n",
+            ".wave/rules/r.md": f'---\npaths:\n  - "src/{GHP}/**"\n  - "/{GHP}"\n  - "!{GHP}"\n---\nRule.\n',
+            "memory/MEMORY.md": f"- [Gone]({GHP}.md) — gone\n",
+        },
+    )
+    result = run_cli(*args, cwd=tmp_path)
+    assert "Traceback" not in result.stderr
+    assert LEAK not in result.stdout + result.stderr
+    assert result.stdout

@@ -94,29 +94,23 @@ def relative_to(path: str, root: str) -> str | None:
     return rel.replace(os.sep, "/")
 
 
-def shown(diagnostics: list[Diagnostic], families: dict[str, Family] | None = None) -> list[Diagnostic]:
-    """The findings with their messages (and their fixes' messages) redacted where their family
-    (by code, from `families`: the registry's unless given) carries sensitive text, then escaped
-    for printing, in place: reporting is the last use of a finding's text, and neither step
-    changes a text twice."""
-    if families is None:
-        from mnemolint.rules import FAMILY_OF
-
-        families = FAMILY_OF
+def shown(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """The findings with their messages (and their fixes' messages) redacted, then escaped for
+    printing, in place: reporting is the last use of a finding's text, and neither step changes a
+    text twice. Every message is redacted, not only a sensitive family's: any rule may quote what
+    a file holds (a glob, a link target, a description), and a token there is still a token."""
     for diagnostic in diagnostics:
-        sensitive = families[diagnostic.code].sensitive
-        diagnostic.message = _printable(diagnostic.message, sensitive)
+        diagnostic.message = printable(diagnostic.message)
         if diagnostic.fix is not None:
-            diagnostic.fix.message = _printable(diagnostic.fix.message, sensitive)
+            diagnostic.fix.message = printable(diagnostic.fix.message)
     return diagnostics
 
 
-def _printable(text: str, sensitive: bool) -> str:
-    if sensitive:
-        from mnemolint.redact import redact
+def printable(text: str) -> str:
+    """`text` as any output may show it: credential-shaped spans masked, control characters escaped."""
+    from mnemolint.redact import redact
 
-        text = redact(text)
-    return visible(text)
+    return visible(redact(text))
 
 
 def writer(name: str) -> Callable[[list[Diagnostic], TextIO, ReportOptions], None]:

@@ -96,8 +96,8 @@ class Family:
     high, 4.0 medium, else low"; tests/test_families.py fails on a rule without one); other
     families leave it None. `precision` gives the rules that judge rather than
     measure (SARIF's "very-high" otherwise: the rule counts exactly what the agent counts).
-    `sensitive`: its findings quote what they find, which may be a secret, so every message is
-    redacted before any reporter sees it and SARIF fingerprints the message, not the source line.
+    `sensitive`: its findings exist because of a secret, so SARIF fingerprints the message (the
+    masked one: every family's message is redacted before any reporter sees it), not the source line.
     `cites`: words one of which each of its pages' "Why it matters" section names, its source.
     `options` are the family's own: those its rules take, less the shared ones (the parse layer
     reads them, and the clock: `options.SHARED`), in the order its rules first name them.
