@@ -18,7 +18,7 @@ from mnemolint.model import WARNING, Diagnostic, Hit
 from mnemolint.options import BOOL, ENUM, INT, RATIO, SHARED, STRING, STRINGS, Option, defaults
 from mnemolint.report import shown
 from mnemolint.rules import BY_CODE, FAMILIES, FAMILY_OF, OPTIONS, RULES
-from mnemolint.rules.base import EVERY_FILE, Family, Rule, rule
+from mnemolint.rules.base import EVERY_FILE, Rule, rule
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "src" / "mnemolint" / "rules"
 FAMILY_MODULES = sorted(path.stem for path in RULES_DIR.glob("*.py") if path.stem not in ("__init__", "base"))

@@ -22,7 +22,6 @@ TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on ev
 if TYPE_CHECKING:
     from typing import TextIO
 
-    from mnemolint.rules.base import Family
 
 FORMATS = ("text", "json", "sarif", "github")
 
