@@ -238,3 +238,12 @@ def test_nst001_counts_dot_claude_claude_md_beside_agents_md(tmp_path: Path) -> 
     assert [path for path, _ in found(check(tmp_path), tmp_path)] == [".claude/CLAUDE.md"]
     write_tree(tmp_path, {".claude/CLAUDE.md": "@../AGENTS.md\n"})
     assert found(check(tmp_path), tmp_path) == []
+
+
+def test_nst001_holds_when_claude_md_is_named_alone(tmp_path: Path) -> None:
+    """pre-commit passes the changed file only: the `AGENTS.md` beside it is read for context."""
+    write_tree(tmp_path, {"AGENTS.md": "Run the tests.\n", "CLAUDE.md": "Run make.\n"})
+    settings = load_settings(None, str(tmp_path))
+    settings.select = ["NST001"]
+    result = lint([str(tmp_path / "CLAUDE.md")], settings)
+    assert [os.path.basename(d.path) for d in result.diagnostics] == ["CLAUDE.md"]

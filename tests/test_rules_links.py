@@ -200,3 +200,13 @@ def test_a_link_named_alone_is_judged_as_pre_commit_passes_it(tmp_path: Path) ->
     os.symlink("/etc/passwd", root / "memory" / "passwd.md")
     found = findings(root, "memory/passwd.md")
     assert {code for _, code in found} == {"LNK001", "LNK002", "LNK005", "LNK006"}
+
+
+def test_a_link_to_a_folder_above_the_root_is_a_loop_not_a_share(tmp_path: Path) -> None:
+    """`.wave/rules/up -> ../../..` holds the rules dir itself: LNK004, and the walk does not go up
+    into the sibling projects."""
+    root = write_tree(tmp_path / "p4", {".wave/rules/r.md": "r\n"})
+    write_tree(tmp_path / "p5", {".wave/rules/a.md": "a\n"})
+    os.symlink("../../..", root / ".wave" / "rules" / "up")
+    found = findings(root, "--select", "LNK,WAV")
+    assert ("LNK004" in {code for _, code in found}) and not any("p5" in path for path, _ in found)

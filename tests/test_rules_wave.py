@@ -230,7 +230,7 @@ def test_wav002_in_a_real_linked_worktree_counts_its_files(tmp_path: Path, git_e
     assert [(path, message.split(" matches")[0]) for path, _, message in found if path == ".wave/rules/r.md"] == [
         (".wave/rules/r.md", "`nothing/**`")
     ]
-    assert "feature/new.ts" in Project(str(tmp_path), {}, []).files()
+    assert "feature/new.ts" in Project(str(tmp_path), {}).files()
 
 
 def test_wav002_a_tracked_file_that_is_also_ignored_counts(tmp_path: Path, git_env: None) -> None:
@@ -733,8 +733,8 @@ def test_an_unknown_agent_is_a_usage_error(tmp_path: Path) -> None:
 def test_which_agents_a_project_uses(tmp_path: Path, files: dict, readers: tuple) -> None:
     """Wave where `.wave/` exists, Claude Code where `.claude/` or `CLAUDE.md` does."""
     write_tree(tmp_path, files)
-    assert Project(str(tmp_path), {}, []).readers == readers
-    assert Project(str(tmp_path), {"agents": ["claude-code"]}, []).readers == (CLAUDE,)
+    assert Project(str(tmp_path), {}).readers == readers
+    assert Project(str(tmp_path), {"agents": ["claude-code"]}).readers == (CLAUDE,)
 
 
 def test_checkout_relative_paths(tmp_path: Path) -> None:
@@ -743,7 +743,7 @@ def test_checkout_relative_paths(tmp_path: Path) -> None:
     assert checkout_relative(".wave/worktrees/x/src/a.ts") == "src/a.ts"
     assert checkout_relative(".wave/worktrees/x") == ".wave/worktrees/x"
     assert checkout_relative("src/.wave/worktrees/x/a.ts") == "src/.wave/worktrees/x/a.ts"
-    project = Project(str(tmp_path / "p"), {}, [])
+    project = Project(str(tmp_path / "p"), {})
     assert project.relative(str(tmp_path / "p/.wave/worktrees/w/src/a.ts")) == "src/a.ts"
     assert project.relative(str(tmp_path / "p-other/a.ts")) is None
     assert project.relative(str(tmp_path / "a.ts")) is None
@@ -967,3 +967,22 @@ def test_a_bom_on_a_rule_file_costs_its_paths(tmp_path: Path) -> None:
     write_tree(tmp_path, {**SOURCES, ".wave/rules/r.md": "\ufeff" + rule('\n  - "src/**"')})
     [bom] = [d for d in check(tmp_path, select="TXT001") if d.code == "TXT001"]
     assert bom.message.endswith("misses the frontmatter, and with it `paths`, so the rule applies to every file.")
+
+
+def test_wav002_judges_a_rule_named_alone_against_the_whole_project(tmp_path: Path) -> None:
+    """pre-commit passes the changed rule file only: its globs still see every file of the project
+    (here outside git, through the project's own listing), so `*.ts` is dead for Wave alone."""
+    write_tree(tmp_path, {"src/a.ts": "x\n", ".claude/rules/star.md": rule(' "*.ts"'), ".wave/.keep": ""})
+    settings = load_settings(None, str(tmp_path))
+    settings.select = ["WAV002"]
+    result = lint([str(tmp_path / ".claude" / "rules" / "star.md")], settings)
+    assert [d.message.split(" for ")[1].split(",")[0] for d in result.diagnostics] == ["Wave"]
+
+
+def test_wav011_holds_when_one_rule_file_is_named_alone(tmp_path: Path) -> None:
+    """The rules dirs beside the named file's are walked too: the shadowing is still seen."""
+    write_tree(tmp_path, {".claude/rules/shared.md": "one\n", ".wave/rules/shared.md": "two\n"})
+    settings = load_settings(None, str(tmp_path))
+    settings.select = ["WAV011"]
+    result = lint([str(tmp_path / ".claude" / "rules" / "shared.md")], settings)
+    assert [os.path.relpath(d.path, tmp_path) for d in result.diagnostics] == [".claude/rules/shared.md"]

@@ -28,16 +28,14 @@ WORKTREES = (".wave", "worktrees")  # Wave's linked worktrees live in `.wave/wor
 class Project:
     """One project folder (`path`). `readers` are the agents that use it: the `agents` setting
     when given, else Wave where `.wave/` exists and Claude Code where `.claude/` or `CLAUDE.md`
-    does. `walked` are the files the discovery walk met (the fallback list, filtered to those
-    below `path` on first use)."""
+    does."""
 
-    __slots__ = ("path", "options", "readers", "walked", "_files")
+    __slots__ = ("path", "options", "readers", "_files")
 
-    def __init__(self, path: str, options: dict, walked: list[str]) -> None:
+    def __init__(self, path: str, options: dict) -> None:
         self.path = path
         self.options = {**defaults(), **options}  # a caller may give only what it sets
         self.readers = _readers(path, list(options.get("agents") or []))
-        self.walked = walked
         self._files: list[str] | None = None
 
     def uses(self, reader: Reader) -> bool:
@@ -49,7 +47,7 @@ class Project:
         if self._files is None:
             listed = _git_files(self.path)
             if listed is None:
-                listed = _not_ignored(self.path, self.walked, self.options)
+                listed = _not_ignored(self.path, self.options)
             self._files = sorted({checkout_relative(rel) for rel in listed})
         return self._files
 
@@ -129,23 +127,20 @@ def git_top_level(path: str) -> str | None:
     return os.path.normpath(os.fsdecode(top.strip())) if top else None
 
 
-def _worktree_files(path: str) -> list[str]:
-    """The files of Wave's linked worktrees under `path` (`.wave/worktrees/<name>/…`), which the
-    discovery walk leaves out as copies of the checkout; links are not followed."""
-    top = os.path.join(path, *WORKTREES)
-    found = []
-    for folder, _, names in os.walk(top):
-        found += [os.path.relpath(os.path.join(folder, name), path).replace(os.sep, "/") for name in names]
-    return found
-
-
-def _not_ignored(path: str, walked: list[str], options: dict) -> list[str]:
-    """The walked files below `path` (relative to it) that git's ignore rules, every `.gitignore`
-    from `path` down (kinds/gitignore.py), leave in."""
+def _not_ignored(path: str, options: dict) -> list[str]:
+    """The files below `path` (relative to it) that git's ignore rules, every `.gitignore` from
+    `path` down (kinds/gitignore.py), leave in. Listed by a walk of its own, not the discovery
+    walk's: a run over one changed rule file walks its rules dir only, yet its globs are judged
+    against the whole project. Links are not followed; `.git` and the default excludes are left out."""
+    from mnemolint.discover.walk import DEFAULT_EXCLUDES
     from mnemolint.kinds.gitignore import Ignores
 
-    prefix = path.rstrip(os.sep) + os.sep
-    rels = [file[len(prefix) :].replace(os.sep, "/") for file in walked if file.startswith(prefix)]
-    rels += _worktree_files(path)
     ignores = Ignores(path, {}, options)
-    return [rel for rel in rels if not ignores.check(os.path.join(path, *rel.split("/"))).ignored]
+    found = []
+    for folder, folders, names in os.walk(path):
+        folders[:] = [name for name in folders if name not in DEFAULT_EXCLUDES]
+        for name in names:
+            file = os.path.join(folder, name)
+            if not ignores.check(file).ignored:
+                found.append(os.path.relpath(file, path).replace(os.sep, "/"))
+    return found

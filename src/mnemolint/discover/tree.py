@@ -66,7 +66,7 @@ class Tree:
         if project is None:
             from mnemolint.project import Project
 
-            project = self._projects[path] = Project(path, self.options, self.files)
+            project = self._projects[path] = Project(path, self.options)
         return project
 
     def in_focus(self, path: str) -> bool:

@@ -158,7 +158,9 @@ class _Walk:
             return None
         key = (info.st_dev, info.st_ino)
         is_dir = stat.S_ISDIR(info.st_mode)
-        if is_dir and key in ancestors:
+        # A folder the link sits in, seen from the root down (`ancestors`) or above the root (`..`
+        # out of the tree): following it would walk this folder again, inside itself.
+        if is_dir and (key in ancestors or inside(os.path.realpath(os.path.dirname(entry.path)), resolved)):
             record = LinkRecord(
                 entry.path, target, "cycle", "points back to a directory it is inside", is_dir=True, **facts
             )
@@ -313,9 +315,13 @@ def discover(paths: list[str], settings: Settings) -> Tree:
             explicit_files.append(path)
             context = walk.enclosing_container(os.path.dirname(path))
             if context:  # its container is walked, for the context its rules need
-                walk.walk(context, context)
+                placed = walk.placed(context)
+                for container in [context, *(placed.companions(context) if placed else ())]:
+                    walk.walk(container, container)
             else:  # a file in no container: the kinds that need none may still claim it
-                walk.add_given(path)
+                kind = kind_of(path.replace(os.sep, "/"), None)
+                for file in [path, *(kind.companions(path) if kind else ())]:
+                    walk.add_given(file)
     if settings.options["user-rules"]:
         for home in AGENT_HOMES:  # user-level rules dirs, linted as if named
             rules_dir = os.path.join(os.path.expanduser("~"), home, "rules")

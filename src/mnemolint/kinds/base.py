@@ -67,9 +67,20 @@ class ContainerType:
     dir); `shared_by_link`, a link to a folder outside the repository is a documented way to share
     its files (a rules dir, seed 000): the walk follows it, since the agents load what it points
     at, and it is not a defect. What a dangling link in it costs is the container's to say
-    (`Container.lost_to`)."""
+    (`Container.lost_to`). `companions(path)` are the other containers its rules compare it with
+    (the rules dirs beside a rules dir), walked too when a file in it is named alone."""
 
-    __slots__ = ("name", "marker", "setting", "located", "make", "about", "unasked_writes", "shared_by_link")
+    __slots__ = (
+        "name",
+        "marker",
+        "setting",
+        "located",
+        "make",
+        "about",
+        "unasked_writes",
+        "shared_by_link",
+        "companions",
+    )
 
     def __init__(
         self,
@@ -82,6 +93,7 @@ class ContainerType:
         about: str,
         unasked_writes: bool = False,
         shared_by_link: bool = False,
+        companions: Callable[[str], list[str]] = lambda path: [],
     ) -> None:
         self.name = name
         self.marker = marker
@@ -91,6 +103,7 @@ class ContainerType:
         self.about = about
         self.unasked_writes = unasked_writes
         self.shared_by_link = shared_by_link
+        self.companions = companions
 
     def __repr__(self) -> str:
         return f"<ContainerType {self.name}>"
@@ -107,6 +120,8 @@ class Kind:
     "Invalid YAML in frontmatter: …;" with what that costs; `fields` names what the agent takes
     from the frontmatter (a topic's name, description and type), what a reader that misses the
     block loses. `reader(document)` is the profile of the agent that loads the file.
+    `companions(path)` are the files its rules compare it with (the `CLAUDE.md` beside an
+    `AGENTS.md`), read too when the file is named alone (as pre-commit names changed files).
     """
 
     __slots__ = (
@@ -119,6 +134,7 @@ class Kind:
         "unread_frontmatter",
         "fields",
         "reader",
+        "companions",
     )
 
     def __init__(
@@ -133,6 +149,7 @@ class Kind:
         unread_frontmatter: str = "",
         fields: str = "",
         reader: Callable[[Document], Reader],
+        companions: Callable[[str], list[str]] = lambda path: [],
     ) -> None:
         self.name = name
         self.container = container
@@ -143,6 +160,7 @@ class Kind:
         self.unread_frontmatter = unread_frontmatter
         self.fields = fields
         self.reader = reader
+        self.companions = companions
 
     def __repr__(self) -> str:
         return f"<Kind {self.name}>"

@@ -9,6 +9,8 @@ and `CLAUDE.local.md`, never `AGENTS.md` (claudemd.ts:878-933); Codex reads `AGE
 
 from __future__ import annotations
 
+import os
+
 from mnemolint.kinds.base import Kind
 from mnemolint.parse.document import Document
 from mnemolint.readers import CLAUDE, WAVE, Reader
@@ -17,6 +19,15 @@ AGENTS_MD = "AGENTS.md"
 CLAUDE_MD = "CLAUDE.md"
 CLAUDE_LOCAL_MD = "CLAUDE.local.md"
 NAMES = (AGENTS_MD, CLAUDE_MD, CLAUDE_LOCAL_MD)
+
+
+def _companions(path: str) -> list[str]:
+    """The other instruction files of the folder (`.claude/CLAUDE.md` speaks for the one above)."""
+    folder = os.path.dirname(path)
+    if os.path.basename(folder) == CLAUDE.home:
+        folder = os.path.dirname(folder)
+    paths = [os.path.join(folder, name) for name in NAMES] + [os.path.join(folder, CLAUDE.home, CLAUDE_MD)]
+    return [other for other in paths if other != path and os.path.isfile(other)]
 
 
 def _reader(document: Document) -> Reader:
@@ -31,4 +42,5 @@ INSTRUCTION_FILE = Kind(
     frontmatter_fields=False,
     suppressions=True,
     reader=_reader,
+    companions=_companions,
 )

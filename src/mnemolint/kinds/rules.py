@@ -204,6 +204,11 @@ RULES_DIR = ContainerType(
     make=RulesDir,
     about="A rules dir is `.wave/rules/` or `.claude/rules/`; its rules are its .md files, at any depth.",
     shared_by_link=True,
+    companions=lambda path: [
+        other
+        for home in HOMES
+        if (other := os.path.join(os.path.dirname(os.path.dirname(path)), home, RULES)) != path and os.path.isdir(other)
+    ],
 )
 RULE_FILE = Kind(
     "rule file",
