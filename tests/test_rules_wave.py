@@ -478,8 +478,11 @@ MISREAD = {
     "flow-list": (" [src/**, lib/**]", "a flow list stays the one literal pattern `[src/**, lib/**]`"),
     "comma-string": (' "src/**/*.ts, lib/**"', "a string is one pattern, never split on commas"),
     "folded-scalar": (" >-\n  src/**\n  lib/**", "a string is one pattern, never split on spaces"),
-    "continuation": (" src/**\n  lib/**", "it reads `src/**` where YAML has `src/**`, `lib/**`"),
-    "inline-comment": ('\n  - src/** # the sources\n  - "lib/**"', "it reads `src/** # the sources`, `lib/**`"),
+    "continuation": (" src/**\n  lib/**", "it reads `src/**` where YAML reads `src/** lib/**`"),
+    "inline-comment": (
+        '\n  - src/** # the sources\n  - "lib/**"',
+        "it keeps the inline `# comment` in the value: it reads `src/** # the sources`, `lib/**`",
+    ),
 }
 
 
@@ -492,7 +495,8 @@ def test_wav010_fires_where_wave_reads_paths(tmp_path: Path, where: str, case: s
     [(path, line, message)] = hits(check(root), "WAV010", root)
     assert (path, line) == (rel, 2)
     assert message.startswith(f"Wave misreads `paths`: {why}")
-    assert 'Write a block list, one item per line under `paths:` (`- "src/**' in message
+    advice = "Move the comment to a line of its own" if case == "inline-comment" else "Write a block list"
+    assert advice in message
 
 
 @pytest.mark.parametrize("case", list(MISREAD))

@@ -229,6 +229,9 @@ def compile_claude(written: str, limit: int) -> list[Glob]:
         except Exception as error:  # noqa: BLE001 - pathspec's own refusal of a pattern
             found.append(Glob(written, pattern, SYNTAX, str(error), None))
             continue
+        if compiled.regex is None:  # gitignore reads `#a` as a comment, an empty line as nothing
+            found.append(Glob(written, pattern, SYNTAX, "gitignore reads it as a comment, so it matches nothing", None))
+            continue
         # pathspec names a group (`ps_d`) in every pattern: unnamed, so that WAV002 can join them.
         source = _NAMED_GROUP.sub("(?:", compiled.regex.pattern) if compiled.regex is not None else None
         regex = re.compile(source, re.IGNORECASE) if source is not None else None

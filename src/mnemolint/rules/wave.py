@@ -183,7 +183,7 @@ def rule_glob_unmatched(container: RulesDir, options: dict) -> Iterator[Hit]:
                     entry[1].append(reader)
     for (_, written), (document, readers, _) in live.items():
         yield Hit(
-            f"`{written}` matches no file of the project for {agents(readers)}, so the rule is never injected "
+            f"`{_short(written)}` matches no file of the project for {agents(readers)}, so the rule is never injected "
             "through it. Fix the pattern, or delete the rule if what it was for is gone.",
             path=document.path,
             line=_line_of(document, written),
@@ -409,7 +409,15 @@ def misread(document: Document, reading: Reading) -> str | None:
         split = "commas" if len(globs.split_commas(truth)) > 1 else "spaces"
         return f"a string is one pattern, never split on {split}, so `{_short(truth)}` matches nothing"
     shown = _show(got) if isinstance(reading.value, list) else f"`{_short(str(reading.value))}`"
-    return f"it reads {shown} where YAML has {_show(intended)}"
+    if _commented(got, intended):
+        return f"it keeps the inline `# comment` in the value: it reads {shown} where YAML has {_show(intended)}"
+    yaml = _show(intended) if isinstance(truth, list) else f"`{_short(truth)}`"
+    return f"it reads {shown} where YAML reads {yaml}"
+
+
+def _commented(got: list[str], intended: list[str]) -> bool:
+    """Whether Wave's values are YAML's with an inline `# comment` left on (and a quote torn)."""
+    return len(got) == len(intended) and any(" #" in value for value in got) and not any(" #" in v for v in intended)
 
 
 @rule(
@@ -429,6 +437,8 @@ def rule_paths_misread(document: Document, options: dict) -> Iterator[Hit]:
             advice = f"Write a block list, one item per line under `paths:` ({items}): every reader gets that right."
             if (document.text or "")[:1] == "\ufeff" and reading.value is None:
                 advice = "Save the file without the byte-order mark (TXT001 fixes it)."
+            elif why.startswith("it keeps the inline"):
+                advice = "Move the comment to a line of its own: Wave's reader only skips whole comment lines."
             yield Hit(
                 f"Wave misreads `paths`: {why}. {advice}",
                 line=document.frontmatter.key_line("paths"),
@@ -495,11 +505,16 @@ def rule_glob_root_only(document: Document, options: dict) -> Iterator[Hit]:
         for glob in reading.globs:
             body = glob.pattern.lstrip("!")
             if glob.problem is None and "/" not in body and not body.startswith("**"):
+                container = document.container
+                also = (
+                    " (Claude Code already matches it at any depth)"
+                    if isinstance(container, RulesDir) and CLAUDE in container.readers
+                    else ""
+                )
                 yield Hit(
-                    f"`{glob.pattern}` has no `/`, so for Wave (minimatch without matchBase) it matches files at the "
-                    f"project root only, not `src/{body.replace('*', 'a', 1)}`. Write `**/{body}` to match at any "
-                    "depth (Claude Code "
-                    "already matches it at any depth).",
+                    f"`{_short(glob.pattern)}` has no `/`, so for Wave (minimatch without matchBase) it matches files "
+                    f"at the project root only, not `src/{_short(body).replace('*', 'a', 1)}`. Write `**/{_short(body)}` "
+                    f"to match at any depth{also}.",
                     line=_line_of(document, glob.written),
                 )
 
