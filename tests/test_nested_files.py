@@ -247,3 +247,19 @@ def test_nst001_holds_when_claude_md_is_named_alone(tmp_path: Path) -> None:
     settings.select = ["NST001"]
     result = lint([str(tmp_path / "CLAUDE.md")], settings)
     assert [os.path.basename(d.path) for d in result.diagnostics] == ["CLAUDE.md"]
+
+
+def test_nst001_an_import_in_an_html_comment_is_no_import(tmp_path: Path) -> None:
+    """Claude Code skips `@paths` inside HTML comments (READERS.md B): the file is not imported."""
+    write_tree(tmp_path, {"AGENTS.md": "Run the tests.\n", "CLAUDE.md": "Intro <!-- @AGENTS.md --> text.\n"})
+    [(_, message)] = found(check(tmp_path), tmp_path)
+    assert "Its `@AGENTS.md` is inside code or an HTML comment, where Claude Code imports nothing." in message
+
+
+def test_nst001_is_quiet_when_dot_claude_claude_md_imports_agents_md(tmp_path: Path) -> None:
+    """Claude Code reads both `CLAUDE.md` and `.claude/CLAUDE.md`: an import in either brings it."""
+    write_tree(
+        tmp_path,
+        {"AGENTS.md": "Run the tests.\n", "CLAUDE.md": "Also run make.\n", ".claude/CLAUDE.md": "@../AGENTS.md\n"},
+    )
+    assert found(check(tmp_path), tmp_path) == []

@@ -39,57 +39,65 @@ def claude_md_shadowed(tree: Tree, options: dict) -> Iterator[Hit]:
             by_folder.setdefault(folder, {})[name] = document
     for files in by_folder.values():
         agents = files.get(AGENTS_MD)
-        claude = files.get(CLAUDE_MD) or files.get(f"{CLAUDE.home}/{CLAUDE_MD}")
-        if agents is None or claude is None or not (agents.readable and claude.readable):
+        claudes = [files[name] for name in (CLAUDE_MD, f"{CLAUDE.home}/{CLAUDE_MD}") if name in files]
+        if agents is None or not claudes or not agents.readable or not all(doc.readable for doc in claudes):
             continue
-        if claude.text.strip() == agents.text.strip() or _imports(claude, agents.path):  # type: ignore[union-attr]
+        verdicts = [_import_of(claude, agents.path) for claude in claudes]
+        if any(claude.text.strip() == agents.text.strip() for claude in claudes) or (IMPORTED, "") in verdicts:  # type: ignore[union-attr]
             continue
-        astray = next(
-            (found.group(1) for found in _IMPORT.finditer(claude.text or "") if found.group(1).endswith(AGENTS_MD)),
-            None,
-        )
-        if astray:
-            mentioned = (
-                f" `@{astray}` resolves relative to this file, not to the `AGENTS.md` beside it, and Claude Code "
-                "drops an import it cannot find silently."
-            )
-        elif AGENTS_MD in (claude.text or ""):
-            mentioned = (
-                " Naming or linking `AGENTS.md` is not importing it: Claude Code loads it only if the model "
-                "decides to open it."
-            )
-        else:
-            mentioned = ""
+        claude, (verdict, written) = claudes[0], verdicts[0]
+        why = _WHY_NOT.get(verdict or "", "").format(written=written)
         yield Hit(
             "`AGENTS.md` sits beside this file: Wave reads `AGENTS.md` and ignores `CLAUDE.md` here, and Claude "
             "Code reads only `CLAUDE.md` (it never reads `AGENTS.md`), so the two agents get different "
-            f"instructions.{mentioned} Keep one text: make this file `@AGENTS.md` (Claude Code then imports it), "
-            "or make the two the same.",
+            f"instructions.{why} Keep one text: make this file `@AGENTS.md` (Claude Code "
+            "then imports it), or make the two the same.",
             path=claude.path,
         )
 
 
-def _imports(document: Document, target: str) -> bool:
-    """Whether `document` (a `CLAUDE.md`) imports `target` outside code: an `@path` resolved as
-    Claude Code resolves it, relative to the importing file, `@~/` from home, `@/` absolute."""
+IMPORTED = "imported"
+_WHY_NOT = {
+    "in code": " Its `@{written}` is inside code or an HTML comment, where Claude Code imports nothing.",
+    "elsewhere": " `@{written}` resolves relative to this file, not to the `AGENTS.md` beside it, and Claude "
+    "Code drops an import it cannot find silently.",
+    "named": " Naming or linking `AGENTS.md` is not importing it: Claude Code loads it only if the model decides "
+    "to open it.",
+}
+_COMMENT = re.compile(r"<!--.*?-->")
+
+
+def _import_of(document: Document, target: str) -> tuple[str | None, str]:
+    """How `document` (a `CLAUDE.md`) refers to `target`, resolved as Claude Code resolves an
+    `@path` (relative to the importing file, `@~/` from home, `@/` absolute; not inside code, a
+    code span or an HTML comment, claudemd.ts:459-533): IMPORTED, "in code", "elsewhere" (an
+    `@…AGENTS.md` that leads to another file), "named" (mentioned only), or None; with the
+    import as written."""
     text = document.text or ""
-    if "@" not in text:
-        return False
+    if AGENTS_MD not in text:
+        return None, ""
     folder = os.path.dirname(document.path)
     code: set[int] | None = None
+    found: tuple[str | None, str] = ("named", "")
     for number, line in enumerate(document.lines, start=1):
         for match in _IMPORT.finditer(line):
             written = match.group(1)
+            if not written.endswith(AGENTS_MD):
+                continue
             path = os.path.expanduser(written) if written.startswith("~/") else os.path.join(folder, written)
             if os.path.normpath(path) != target:
+                found = ("elsewhere", written) if found[0] == "named" else found
                 continue
             if code is None:
                 from mnemolint.parse.markdown import code_lines
 
                 code = code_lines(text) or set()
-            if number not in code and f"`{match.group(0).strip()}`" not in line:
-                return True
-    return False
+            bare = _COMMENT.sub(" ", line)
+            if number in code or f"`{match.group(0).strip()}`" in line or match.group(0).strip() not in bare:
+                found = ("in code", written)
+            else:
+                return IMPORTED, ""
+    return found
 
 
 @rule(
