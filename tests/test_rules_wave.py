@@ -990,3 +990,13 @@ def test_wav011_holds_when_one_rule_file_is_named_alone(tmp_path: Path) -> None:
     settings.select = ["WAV011"]
     result = lint([str(tmp_path / ".claude" / "rules" / "shared.md")], settings)
     assert [os.path.relpath(d.path, tmp_path) for d in result.diagnostics] == [".claude/rules/shared.md"]
+
+
+def test_the_home_folder_s_own_rules_are_project_rules_when_it_is_linted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A dotfiles repository at `$HOME`: its `.wave/rules` are the project's, not user-level ones."""
+    write_tree(tmp_path, {".wave/rules/r.md": "r\n"})
+    monkeypatch.setenv("HOME", str(tmp_path))
+    tree = discover([str(tmp_path)], load_settings(None, str(tmp_path)))
+    assert [container.user for container in tree.containers if isinstance(container, RulesDir)] == [False]

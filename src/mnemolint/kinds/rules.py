@@ -17,6 +17,7 @@ import os
 
 from mnemolint.kinds.base import Container, ContainerType, Kind
 from mnemolint.parse.document import Document
+from mnemolint.paths import inside
 from mnemolint.readers import CLAUDE, WAVE, Reader
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
@@ -56,7 +57,7 @@ class RulesDir(Container):
         super().__init__(path, RULES_DIR)
         self.home = os.path.basename(os.path.dirname(path))
         self.base = os.path.dirname(os.path.dirname(path))  # the folder holding `.wave` / `.claude`
-        self.user = self.base == os.path.expanduser("~")
+        self.user = False  # a user-level dir (`~/.wave/rules`) of another project: known once settled
         self.project: Project | None = None
         self.rules: list[Document] = []
         self.siblings: list[RulesDir] = []  # every rules dir of the run, this one included
@@ -70,11 +71,13 @@ class RulesDir(Container):
     def settle(self, tree: Tree) -> None:
         """Globs are matched relative to the folder holding the rules dir; a user-level dir's
         relative to the folder the session works in, the linted root (seed 000, path rules 5)."""
+        # A rules dir in the home folder is the user's, unless the home folder is what is linted
+        # (a dotfiles repository's own rules).
+        self.user = self.base == os.path.expanduser("~") and not inside(self.base, tree.root)
         self.project = tree.project_at(tree.root if self.user else self.base)
         self.siblings = [container for container in tree.containers if isinstance(container, RulesDir)]
-        inside = self.path + os.sep
         self.dangling = [
-            link.path for link in tree.links if link.problem == "dangling" and link.path.startswith(inside)
+            link.path for link in tree.links if link.problem == "dangling" and inside(link.path, self.path)
         ]
 
     def unloaded(self, reader: Reader) -> dict[str, str]:
@@ -218,8 +221,9 @@ RULE_FILE = Kind(
     frontmatter_fields=True,
     suppressions=True,
     unread_frontmatter=(
-        "a YAML reader gets no `paths` from it, so the rule is not scoped the way it is written "
-        '(quote each glob: `- "**/*.md"`)'
+        "a strict YAML reader gets no `paths` from it (Claude Code retries with such values quoted, and Wave "
+        "reads the block with its own reader), so what scopes the rule depends on the agent: quote each glob "
+        '(`- "**/*.md"`)'
     ),
     fields="`paths`, so the rule applies to every file",
     reader=_reader,
