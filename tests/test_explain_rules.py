@@ -138,3 +138,19 @@ def test_a_file_in_a_linked_git_worktree_is_matched_by_its_checkout_path(project
     file = tmp_path / "wt" / "src" / "api" / "user.ts"
     text = explain(project, str(file), "--root", str(project), "--agent", "wave")
     assert ".wave/rules/api.md — `src/api/**` matched" in text
+
+
+def test_claude_code_takes_files_back_out_the_gitignore_way(tmp_path: Path) -> None:
+    """`src/**` is `src` (trailing `/**` dropped): the folder matches, and a later `!src/gen/**`
+    cannot take a file below it back out; `src/**/*.ts` beside `!src/gen/**` can."""
+    write_tree(
+        tmp_path,
+        {
+            ".claude/rules/folder.md": RULE.format(pattern='"src/**"\n  - "!src/gen/**"', body="F."),
+            ".claude/rules/files.md": RULE.format(pattern='"src/**/*.ts"\n  - "!src/gen/**"', body="T."),
+            "src/gen/a.ts": "x\n",
+        },
+    )
+    text = explain(tmp_path, "src/gen/a.ts", "--agent", "claude-code", "--all")
+    assert ".claude/rules/folder.md — `src/**` matched" in text
+    assert ".claude/rules/files.md — no pattern matched" in text

@@ -168,11 +168,12 @@ def test_forms_a_relative_path_never_has(pattern: str, wave: str | None, claude:
 
 def test_a_negated_pattern_per_agent() -> None:
     """`!lib/**`: Wave matches every file except those (WAV013); for Claude Code a `!` pattern
-    only takes files back out, so it selects nothing on its own and gets no regex."""
+    only takes files back out, so it selects nothing on its own; its expression is what it takes out."""
     wave = globs.compile_wave("!lib/**", LIMIT)
     assert wave.problem == NEGATED and wave.negated and wave.matches("lib/a.ts")
     [claude] = globs.compile_claude("!lib/**", LIMIT)
-    assert (claude.problem, claude.pattern, claude.regex) == (NEGATED, "!lib", None)
+    assert (claude.problem, claude.pattern) == (NEGATED, "!lib")
+    assert claude.matches("lib/a.ts") and not claude.matches("src/a.ts")
 
 
 def test_claude_drops_a_trailing_globstar_and_keeps_what_it_wrote() -> None:

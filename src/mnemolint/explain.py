@@ -11,6 +11,7 @@ import os
 from mnemolint.kinds.instructions import AGENTS_MD, CLAUDE_LOCAL_MD, CLAUDE_MD
 from mnemolint.kinds.rules import HOMES, LOAD_ORDER, RulesDir
 from mnemolint.paths import inside, upwards
+from mnemolint.parse.globs import NEGATED
 from mnemolint.readers import CLAUDE, WAVE, Reader
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
@@ -220,8 +221,9 @@ def _judge(found: Explanation, rules_dir: RulesDir, document: Document, scan: _S
 
 def _matching(globs: list, rel: str, reader: Reader) -> str | None:
     """The pattern through which a rule applies to `rel`, as the agent decides it: for Wave any
-    pattern alone (a `!x` one applies to what it does not name); for Claude Code gitignore's
-    last-match-wins over all of them."""
+    pattern alone (a `!x` one applies to what it does not name); for Claude Code gitignore's rules
+    (the `ignore` package): each folder on the way, then the file, by the last pattern matching
+    it, and a file below a matched folder is matched whatever a later `!` says."""
     if reader is WAVE:
         for glob in globs:
             if glob.problem is None and glob.matches(rel):
@@ -229,17 +231,14 @@ def _matching(globs: list, rel: str, reader: Reader) -> str | None:
             if glob.negated and glob.regex is not None and not glob.matches(rel):
                 return glob.written
         return None
-    matched = None
-    for glob in globs:
-        if glob.negated:
-            from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
-
-            excluded = GitIgnoreSpecPattern(glob.pattern[1:].lower()).regex
-            if matched and excluded is not None and excluded.match(rel.lower()):
-                matched = None
-        elif glob.problem is None and glob.matches(rel):
-            matched = glob.written
-    return matched
+    usable = [glob for glob in globs if glob.regex is not None and glob.problem in (None, NEGATED)]
+    parts = rel.split("/")
+    for depth in range(1, len(parts) + 1):
+        path = "/".join(parts[:depth]) + ("/" if depth < len(parts) else "")
+        last = next((glob for glob in reversed(usable) if glob.matches(path)), None)
+        if last is not None and not last.negated:
+            return last.written
+    return None
 
 
 def _relative(target: str, base: str) -> str | None:

@@ -217,15 +217,9 @@ def compile_claude(written: str, limit: int) -> list[Glob]:
     found = []
     for pattern in expanded:
         pattern = pattern[:-3] if pattern.endswith("/**") and pattern != "/**" else pattern
-        if pattern.startswith("!"):
-            found.append(
-                Glob(
-                    written, pattern, NEGATED, "a `!` pattern only takes files back out, so alone it selects none", None
-                )
-            )
-            continue
+        negated = pattern.startswith("!")
         try:
-            compiled = GitIgnoreSpecPattern(pattern.lower())
+            compiled = GitIgnoreSpecPattern(pattern[negated:].lower())
         except Exception as error:  # noqa: BLE001 - pathspec's own refusal of a pattern
             found.append(Glob(written, pattern, SYNTAX, str(error), None))
             continue
@@ -235,7 +229,11 @@ def compile_claude(written: str, limit: int) -> list[Glob]:
         # pathspec names a group (`ps_d`) in every pattern: unnamed, so that WAV002 can join them.
         source = _NAMED_GROUP.sub("(?:", compiled.regex.pattern) if compiled.regex is not None else None
         regex = re.compile(source, re.IGNORECASE) if source is not None else None
-        found.append(Glob(written, pattern, None, "", regex))
+        if negated:  # its expression is what it takes back out
+            why = "a `!` pattern only takes files back out, so alone it selects none"
+            found.append(Glob(written, pattern, NEGATED, why, regex))
+        else:
+            found.append(Glob(written, pattern, None, "", regex))
     return found
 
 
