@@ -5,6 +5,7 @@ case by case where the two disagree and why."""
 from __future__ import annotations
 
 import datetime
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -163,3 +164,18 @@ def test_read_keeps_the_body_as_the_agent_has_it(tmp_path: Path) -> None:
     assert api.read(path).content == api.read(path, agent="wave").content == "\nBody\n\n"
     unclosed = write_tree(tmp_path, {"u.md": "---\nname: x\nBody\n"}) / "u.md"
     assert api.read(unclosed).content == "---\nname: x\nBody\n"
+
+
+def test_read_takes_any_key_as_metadata(tmp_path: Path) -> None:
+    """`content`, `handler` or `1` are frontmatter keys like any other, not `Post` arguments."""
+    path = tmp_path / "k.md"
+    path.write_text("---\ncontent: x\nhandler: y\n1: hi\n---\nbody\n", encoding="utf-8")
+    assert api.read(path).metadata == {"content": "x", "handler": "y", 1: "hi"}
+    assert api.read(path, agent="wave").metadata == {"content": "x", "handler": "y", "1": "hi"}
+
+
+def test_read_refuses_a_fifo_without_blocking(tmp_path: Path) -> None:
+    fifo = tmp_path / "f.md"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match="not a regular file"):
+        api.read(fifo)

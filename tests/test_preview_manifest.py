@@ -142,3 +142,20 @@ def test_staleness_thresholds(days: float, note: bool) -> None:
     age = age_days(mtime_ms, now)
     assert age == max(0, int(days // 1))
     assert (staleness_note(age) is not None) is note
+
+
+@pytest.mark.parametrize("make", ["symlink", "folder"])
+def test_a_memory_md_that_is_no_regular_file_is_said_so_not_missing(tmp_path: Path, make: str) -> None:
+    """A linked `MEMORY.md` is never followed, and a folder of that name is not an index: preview
+    says which, instead of "does not exist" and an index it would generate."""
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    (memory / "a.md").write_text("---\nname: a\ndescription: a\ntype: user\n---\nx\n")
+    if make == "symlink":
+        os.symlink(tmp_path / "elsewhere.md", memory / "MEMORY.md")
+    else:
+        (memory / "MEMORY.md").mkdir()
+    result = run_cli("preview", str(memory), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    said = "is a symlink" if make == "symlink" else "is not a regular file"
+    assert f"MEMORY.md {said}" in result.stdout and "would generate" not in result.stdout

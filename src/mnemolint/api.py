@@ -74,17 +74,23 @@ def read(path: PathLike, agent: str = "claude-code") -> Any:
         raise ValueError(f"agent must be one of {', '.join(AGENTS)}, not {agent!r}")
     text = _text(os.fspath(path))
     metadata, body = _wave(text) if agent == "wave" else _claude(text)
-    return frontmatter.Post(body, None, **metadata)
+    post = frontmatter.Post(body)
+    post.metadata.update(metadata)  # keys such as `content` or `1` are metadata too, not arguments
+    return post
 
 
 def _text(path: str) -> str:
-    from mnemolint.options import MAX_FILE_BYTES
+    """The file's text, read the way every mnemolint read is (never blocking on a FIFO or a device,
+    never past `max-file-bytes`, a link judged where it stands); ValueError when it cannot be read."""
+    from mnemolint.options import defaults
+    from mnemolint.parse.document import Document
 
-    with open(path, "rb") as handle:
-        data = handle.read(MAX_FILE_BYTES.default + 1)  # type: ignore[operator]
-    if len(data) > MAX_FILE_BYTES.default:  # type: ignore[operator]
-        raise ValueError(f"{path} is over {MAX_FILE_BYTES.default:,} bytes: not read")
-    return data.decode("utf-8", "replace")
+    document = Document(path, None, defaults())
+    if document.too_large:
+        raise ValueError(f"{path} is over {document.options['max-file-bytes']:,} bytes: not read")
+    if document.text is None:
+        raise ValueError(f"{path} cannot be read: {document.read_error or 'not UTF-8 text'}")
+    return document.text
 
 
 def _wave(text: str) -> tuple[dict[str, Any], str]:

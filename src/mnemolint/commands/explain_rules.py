@@ -26,7 +26,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="the file the agent reads (it need not exist)")
     parser.add_argument("--agent", choices=("wave", "claude-code"), help="only this agent (default: both)")
     parser.add_argument("--all", action="store_true", help="also list the conditional rules that do not apply, and why")
-    parser.add_argument("--root", metavar="DIR", help="the folder the agent works in (default: found from FILE)")
+    parser.add_argument(
+        "--root", metavar="DIR", help="the folder the agent works in (default: the current one when it holds FILE)"
+    )
     parser.add_argument("--output-format", choices=("text", "json"), default="text")
     add_user_rules_argument(parser)
     add_config_argument(parser)

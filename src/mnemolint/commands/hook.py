@@ -111,7 +111,7 @@ def written_path(event: object) -> str | None:
     tool_input = event.get("tool_input")
     if not isinstance(tool_input, dict):
         return None
-    path = tool_input.get("file_path", tool_input.get("path"))
+    path = tool_input.get("file_path") or tool_input.get("path")  # a null `file_path` is no path
     if not isinstance(path, str) or not path or "\0" in path:
         return None
     cwd = event.get("cwd")

@@ -51,6 +51,7 @@ def preview(memdir: MemoryDir, reader: Reader, options: dict) -> dict:
         "dropped": [],
         "unreachable": [],
         "generated": None,
+        "unread": _unread(memdir),
     }
     if index is None or index.text is None:
         if index is None and memdir.topics:
@@ -122,6 +123,22 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_CLEAN
 
 
+def _unread(memdir: MemoryDir) -> str | None:
+    """Why `MEMORY.md` is there but not read: a symlink (never followed), or not a regular file."""
+    import os
+    import stat
+
+    if memdir.index_link:
+        return f"is a symlink ({memdir.index_link})"
+    try:
+        mode = os.lstat(memdir.index_path).st_mode
+    except OSError:
+        return None  # not there at all
+    if stat.S_ISLNK(mode):
+        return "is a symlink"
+    return None if stat.S_ISREG(mode) else "is not a regular file"
+
+
 def describe(facts: dict, reader: Reader) -> str:
     """`facts` as the text `preview` prints."""
     from mnemolint.load import kilobytes
@@ -129,6 +146,11 @@ def describe(facts: dict, reader: Reader) -> str:
     from mnemolint.report import display_path
 
     name = display_path(facts["index"])
+    if facts["unread"]:
+        return (
+            f"{name} {facts['unread']}: mnemolint does not read it, and what {reader.title} would load from it "
+            "is not what this folder holds (see LNK001, LNK003, NST002).\n"
+        )
     if facts["generated"] is not None:
         lines = [f"{name} does not exist: {reader.title} loads no memory section from it."]
         count = plural(len(facts["generated"]), "line")
