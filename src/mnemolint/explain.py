@@ -10,8 +10,8 @@ import os
 
 from mnemolint.kinds.instructions import AGENTS_MD, CLAUDE_LOCAL_MD, CLAUDE_MD
 from mnemolint.kinds.rules import HOMES, LOAD_ORDER, RulesDir
-from mnemolint.paths import inside, upwards
 from mnemolint.parse.globs import NEGATED
+from mnemolint.paths import inside, upwards
 from mnemolint.readers import CLAUDE, WAVE, Reader
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit

@@ -513,8 +513,8 @@ def rule_glob_root_only(document: Document, options: dict) -> Iterator[Hit]:
                 )
                 yield Hit(
                     f"`{_short(glob.pattern)}` has no `/`, so for Wave (minimatch without matchBase) it matches files "
-                    f"at the project root only, not `src/{_short(body).replace('*', 'a', 1)}`. Write `**/{_short(body)}` "
-                    f"to match at any depth{also}.",
+                    f"at the project root only, not `src/{_short(body).replace('*', 'a', 1)}`. "
+                    f"Write `**/{_short(body)}` to match at any depth{also}.",
                     line=_line_of(document, glob.written),
                 )
 
