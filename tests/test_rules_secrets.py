@@ -243,3 +243,15 @@ def test_a_token_in_a_rule_glob_or_a_link_target_is_masked_in_every_rule_s_messa
     assert "Traceback" not in result.stderr
     assert LEAK not in result.stdout + result.stderr
     assert result.stdout
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "The factory is AbstractSingletonProxyFactoryBeanWithLongName2Impl3 in core.",
+        "Logo: data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+    ],
+    ids=["camel-case-identifier", "data-uri"],
+)
+def test_a_long_name_or_an_inline_image_is_no_key_material(line: str) -> None:
+    assert find_secrets(line, credible=True) == []

@@ -119,6 +119,10 @@ _KEY_WORDS = ("pass", "secret", "token", "key", "credential")  # every `_KEY` ho
 _KEY_NAME = _Lazy(r"(?<![A-Za-z0-9])(?:" + _KEY + r")(?![A-Za-z0-9])", re.IGNORECASE)
 _PROSE_GOES_ON = re.compile(r"[,;]?[ \t]+[A-Za-z]")
 _BEARER = re.compile(r"\b(?:bearer|basic)[ \t]{1,8}(?P<value>[A-Za-z0-9._~+/-]{8,}=*)", re.IGNORECASE)
+# A CamelCase name (words of a capital and two or more small letters, numbers, acronyms): random
+# base64 of 40 characters almost never splits this way, and long identifiers always do.
+_IDENTIFIER = re.compile(r"(?:[A-Z][a-z]{2,}|[a-z]{3,}|[0-9]{1,4}|[A-Z]{2,5}(?=[A-Z][a-z]|[0-9]|$))+")
+_DATA_URI = ";base64,"
 _LONG_RUN = re.compile(r"[A-Za-z0-9+/]{40}")
 _RANDOM = re.compile(r"(?<![\w/+.-])[A-Za-z0-9+/]{40,}={0,2}(?![\w/+.=-])")
 
@@ -305,6 +309,8 @@ def _random(text: str) -> list[Secret]:
     secrets = []
     for match in _RANDOM.finditer(text):
         run = match.group()
+        if _IDENTIFIER.fullmatch(run) or text.endswith(_DATA_URI, 0, match.start()):
+            continue  # `AbstractProxyFactory2Impl` is a name; a `data:…;base64,` URI carries an image
         if any(c.isupper() for c in run) and any(c.islower() for c in run) and any(c.isdigit() for c in run):
             if len(run) >= 10 * (run.count("/") + 1):  # not a path of short names
                 secrets.append(Secret(*match.span(), "key material"))
