@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -159,3 +160,25 @@ def test_a_memory_md_that_is_no_regular_file_is_said_so_not_missing(tmp_path: Pa
     assert result.returncode == 0, result.stderr
     said = "is a symlink" if make == "symlink" else "is not a regular file"
     assert f"MEMORY.md {said}" in result.stdout and "would generate" not in result.stdout
+
+
+def test_wave_s_manifest_is_read_with_wave_s_reader(tmp_path: Path) -> None:
+    """W-IDX memoryIndex.ts:38-85: every `.md` but MEMORY.md (a README too), fields as Wave's own
+    reader takes them: an inline `# comment` stays in the value (so `user # me` is no type), and a
+    BOM hides the whole block."""
+    memory = tmp_path / ".wave" / "projects" / "p" / "memory"
+    write_tree(
+        memory,
+        {
+            "MEMORY.md": "- [c](c.md) — c\n",
+            "c.md": "---\ndescription: fixes the build # see notes\ntype: user # me\n---\nx\n",
+            "b.md": "\ufeff---\ndescription: hidden\ntype: user\n---\nx\n",
+            "README.md": "# notes\n",
+        },
+    )
+    for age, name in enumerate(("c.md", "b.md", "README.md")):
+        os.utime(memory / name, ns=(1_700_000_000_000_000_000 - age * 10**12,) * 2)
+    result = run_cli("manifest", str(memory), "--now", "2026-12-01", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    without_times = [re.sub(r" \(\S+\)", "", line) for line in result.stdout.splitlines()]
+    assert without_times == ["- c.md: fixes the build # see notes", "- b.md", "- README.md"]

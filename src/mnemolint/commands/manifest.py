@@ -23,12 +23,14 @@ if TYPE_CHECKING:
     import datetime
 
     from mnemolint.kinds.memory import MemoryDir
+    from mnemolint.parse.document import Document
 
 NAME = "manifest"
 HELP = "print the memory manifest the agents seed their extraction step with"
 
 MAX_ENTRIES = 200  # memoryIndex.ts: newest first, capped
 DAY_MS = 86_400_000
+CLAUDE_SCAN_LINES = 30  # memoryScan.ts:22: Claude Code reads the frontmatter within these lines only
 STALENESS = (
     "This memory is {days} days old. Memories are point-in-time observations, not live state — claims about "
     "code behavior or file:line citations may be outdated. Verify against current code before asserting as fact."
@@ -69,25 +71,34 @@ class Entry:
         return f"- {tag}{self.rel} ({self.iso}){about}"
 
 
-def entries(memdir: MemoryDir) -> list[Entry]:
-    """The manifest of `memdir`, newest first, at most `MAX_ENTRIES`: `type` only when it is one of
-    the four (matched as written), `description` only when it is a non-empty string."""
-    from mnemolint.kinds.memory import TYPES
-    from mnemolint.parse.frontmatter import OK
+def entries(memdir: MemoryDir, options: dict) -> list[Entry]:
+    """The manifest of `memdir` as the agent reading it scans it, newest first, at most
+    `MAX_ENTRIES`: `type` only when it is one of the four (matched as written), `description`
+    only when it is a non-empty string. Wave (W-IDX memoryIndex.ts:38-85) takes every `.md` file
+    but `MEMORY.md`, READMEs too, read with its own frontmatter reader; Claude Code reads the
+    topics' YAML within their first 30 lines (memoryScan.ts:22, 48-61)."""
+    from mnemolint.kinds.memory import INDEX_NAME, TYPES
+    from mnemolint.parse.document import Document
+    from mnemolint.readers import WAVE
 
+    wave = memdir.reader is WAVE
+    files = [(topic.rel, topic) for topic in memdir.topics]
+    if wave:  # the files no memory kind claims (README.md, AGENTS.md, …) are in Wave's scan too
+        for path in memdir.others:
+            rel = os.path.relpath(path, memdir.path).replace(os.sep, "/")
+            if rel.endswith(".md") and os.path.basename(path) != INDEX_NAME:
+                files.append((rel, Document(path, None, options)))
     found = []
-    for topic in memdir.topics:
+    for rel, document in files:
         try:
-            mtime_ms = os.stat(topic.path, follow_symlinks=False).st_mtime_ns / 1_000_000
+            mtime_ms = os.stat(document.path, follow_symlinks=False).st_mtime_ns / 1_000_000
         except OSError:
             continue  # gone since discovery: the agent's scan would not list it either
-        front = topic.frontmatter if topic.text is not None else None
-        data = front.data if front is not None and front.status == OK and front.data else {}
-        kind = data.get("type")
-        description = data.get("description")
+        data = _fields(document, wave)
+        kind, description = data.get("type"), data.get("description")
         found.append(
             Entry(
-                topic.rel,
+                rel,
                 mtime_ms,
                 kind if isinstance(kind, str) and kind in TYPES else None,
                 description.strip() or None if isinstance(description, str) else None,
@@ -95,6 +106,21 @@ def entries(memdir: MemoryDir) -> list[Entry]:
         )
     found.sort(key=lambda entry: (-entry.mtime_ms, entry.rel))
     return found[:MAX_ENTRIES]
+
+
+def _fields(document: Document, wave: bool) -> dict:
+    """The frontmatter fields the agent takes from `document` (none when it cannot read them)."""
+    from mnemolint.parse.frontmatter import OK
+    from mnemolint.parse.wave_frontmatter import read
+
+    if document.text is None:
+        return {}
+    if wave:
+        return read(document.text) or {}
+    front = document.frontmatter
+    if front.status != OK or not front.data or front.close_line > CLAUDE_SCAN_LINES:
+        return {}
+    return front.data
 
 
 def age_days(mtime_ms: float, now: datetime.datetime) -> int:
@@ -117,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
     from mnemolint.redact import redact
 
     directory, settings = memory_dir_settings(args, args.directory)
-    manifest = entries(find_memory_dir(directory, settings))
+    manifest = entries(find_memory_dir(directory, settings), settings.options)
     moment = now(str(settings.options["now"]))
     out = sys.stdout
     if args.output_format == "json":
