@@ -249,7 +249,8 @@ def test_a_token_in_a_rule_glob_or_a_link_target_is_masked_in_every_rule_s_messa
     "line",
     [
         "The factory is AbstractSingletonProxyFactoryBeanWithLongName2Impl3 in core.",
-        "Logo: data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+        "Logo: data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6"
+        "kgAAAABJRU5ErkJggg==",
     ],
     ids=["camel-case-identifier", "data-uri"],
 )
