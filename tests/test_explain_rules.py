@@ -154,3 +154,13 @@ def test_claude_code_takes_files_back_out_the_gitignore_way(tmp_path: Path) -> N
     text = explain(tmp_path, "src/gen/a.ts", "--agent", "claude-code", "--all")
     assert ".claude/rules/folder.md — `src/**` matched" in text
     assert ".claude/rules/files.md — no pattern matched" in text
+
+
+def test_an_agent_asked_for_reads_what_its_loader_scans_whatever_the_agents_setting(tmp_path: Path) -> None:
+    """`agents = ["wave"]` decides which findings a check makes; `--agent claude-code` still shows
+    what Claude Code would load, since the user asked about that agent."""
+    write_tree(
+        tmp_path,
+        {"mnemolint.toml": 'agents = ["wave"]\n', ".claude/rules/a.md": "Always.\n", "src/x.ts": "x\n"},
+    )
+    assert ".claude/rules/a.md" in explain(tmp_path, "src/x.ts", "--agent", "claude-code")

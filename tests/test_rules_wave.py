@@ -1000,3 +1000,10 @@ def test_the_home_folder_s_own_rules_are_project_rules_when_it_is_linted(
     monkeypatch.setenv("HOME", str(tmp_path))
     tree = discover([str(tmp_path)], load_settings(None, str(tmp_path)))
     assert [container.user for container in tree.containers if isinstance(container, RulesDir)] == [False]
+
+
+def test_an_agents_setting_without_wave_leaves_wave_rules_unjudged(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path, {**SOURCES, "mnemolint.toml": 'agents = ["claude-code"]\n', ".wave/rules/r.md": rule(' "*.ts"')}
+    )
+    assert [d.code for d in check(tmp_path) if d.code in ("WAV002", "WAV012")] == []

@@ -141,7 +141,9 @@ def _for_wave(scan: _Scan) -> Explanation:
     first = _first_existing(root, (AGENTS_MD, CLAUDE_MD))
     found.memory = [_shown(first, root)] if first else []
     loaded = [
-        rules_dir for rules_dir in scan.dirs if WAVE in rules_dir.readers and (rules_dir.user or rules_dir.base == root)
+        rules_dir
+        for rules_dir in scan.dirs
+        if WAVE in rules_dir.readable_by and (rules_dir.user or rules_dir.base == root)
     ]
     registry: dict[str, tuple[RulesDir, Document]] = {}
     for rules_dir in sorted(loaded, key=lambda rules_dir: LOAD_ORDER.index((rules_dir.user, rules_dir.home))):
@@ -181,7 +183,7 @@ def _for_claude(scan: _Scan) -> Explanation:
     loaded = [
         rules_dir
         for rules_dir in scan.dirs
-        if CLAUDE in rules_dir.readers and (rules_dir.user or rules_dir.base in folders)
+        if CLAUDE in rules_dir.readable_by and (rules_dir.user or rules_dir.base in folders)
     ]
     for rules_dir in sorted(loaded, key=lambda rules_dir: (not rules_dir.user, rules_dir.path)):
         lost = rules_dir.unloaded(CLAUDE)
@@ -197,7 +199,7 @@ def _for_claude(scan: _Scan) -> Explanation:
 def _judge(found: Explanation, rules_dir: RulesDir, document: Document, scan: _Scan) -> None:
     """File one rule as always on, applying (with the pattern that matched) or not applying."""
     root = scan.root
-    reading = next(reading for reading in rules_dir.reading(document, scan.limit) if reading.reader is found.reader)
+    reading = rules_dir.read_by(document, found.reader, scan.limit)
     if reading.unconditional:
         found.always.append(_entry(rules_dir, document, root))
         return

@@ -62,7 +62,7 @@ class RulesDir(Container):
         self.rules: list[Document] = []
         self.siblings: list[RulesDir] = []  # every rules dir of the run, this one included
         self.dangling: list[str] = []  # the dangling symlinks inside it
-        self._readings: dict[str, list[Reading]] = {}
+        self._readings: dict[tuple[str, str], Reading] = {}
 
     def add(self, document: Document) -> None:
         super().add(document)
@@ -119,23 +119,35 @@ class RulesDir(Container):
     def readers(self) -> tuple[Reader, ...]:
         """The agents that load this dir: Wave reads `.wave/rules`, and `.claude/rules` of a
         project that uses Wave; Claude Code reads `.claude/rules` (never `.wave/rules`) of a
-        project that uses it. A user-level dir goes by the project being linted."""
-        if self.home == WAVE.home:
-            return (WAVE,)
+        project that uses it. A user-level dir goes by the project being linted; an `agents`
+        setting that leaves an agent out leaves its dirs unread."""
         uses = self.project.readers if self.project is not None else (CLAUDE,)
-        return tuple(reader for reader in (CLAUDE, WAVE) if reader in uses)
+        return tuple(reader for reader in self.readable_by if reader in uses)
+
+    @property
+    def readable_by(self) -> tuple[Reader, ...]:
+        """The agents whose loader scans a dir like this one, used or not: Wave `.wave/rules`,
+        both `.claude/rules`."""
+        return (WAVE,) if self.home == WAVE.home else (CLAUDE, WAVE)
 
     def reading(self, document: Document, limit: int) -> list[Reading]:
         """How each agent that loads this dir reads `document`'s `paths` (once per document)."""
-        found = self._readings.get(document.path)
+        return [self.read_by(document, reader, limit) for reader in self.readers]
+
+    def read_by(self, document: Document, reader: Reader, limit: int) -> Reading:
+        """How `reader` reads `document`'s `paths`, once per document and reader."""
+        key = (document.path, reader.name)
+        found = self._readings.get(key)
         if found is None:
-            found = self._readings[document.path] = [_read(document, reader, limit) for reader in self.readers]
+            found = self._readings[key] = _read(document, reader, limit)
         return found
 
     def lost_to(self, link: str) -> str:
         lost = self.never_loaded(link)
         said = []
         for reader, ids in lost.items():
+            if reader not in self.readers:
+                continue  # an agent the project does not use loses nothing it would load
             how = "stops scanning this folder here" if reader is WAVE else "loads no rule of this folder at all"
             shown = ", ".join(f"`{rule_id}`" for rule_id in ids[:5]) + (
                 f" and {len(ids) - 5} more" if len(ids) > 5 else ""
@@ -150,7 +162,7 @@ class RulesDir(Container):
         subdirectories included (claudemd.ts:712-787)."""
         directory, name = os.path.split(link)
         lost: dict[Reader, list[str]] = {}
-        for reader in self.readers:
+        for reader in self.readable_by:
             ids = []
             for document in self.rules:
                 if not document.path.startswith(directory + os.sep):
