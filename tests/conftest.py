@@ -10,10 +10,16 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from mnemolint.config import Settings, load_settings
 from mnemolint.engine import lint
 from mnemolint.model import Diagnostic
+
+# Property tests draw the same examples on every run, so CI is reproducible; hunting for new inputs
+# is `python tests/fuzz.py N`, or pytest with `--hypothesis-seed=N` for other seeds.
+hypothesis_settings.register_profile("mnemolint", derandomize=True)
+hypothesis_settings.load_profile("mnemolint")
 
 # The bundled example repository: one defect of each kind, shown by every output format's tests.
 EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "example-repo"

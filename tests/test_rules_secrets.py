@@ -256,3 +256,13 @@ def test_a_token_in_a_rule_glob_or_a_link_target_is_masked_in_every_rule_s_messa
 )
 def test_a_long_name_or_an_inline_image_is_no_key_material(line: str) -> None:
     assert find_secrets(line, credible=True) == []
+
+
+def test_the_identifier_check_is_linear_on_a_long_run() -> None:
+    """A 40-character run of one letter split into words every way would take forever (the fuzz
+    harness found such a pattern hanging): the check is one left-to-right pass."""
+    import time
+
+    started = time.monotonic()
+    find_secrets("x" * 5_000 + "A1" * 30 + " " + "Ab1" * 2_000, credible=True)
+    assert time.monotonic() - started < 1

@@ -5,6 +5,25 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
+# Folders no walk enters: version control, dependencies, virtual environments, caches.
+DEFAULT_EXCLUDES = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        "node_modules",
+        ".venv",
+        "venv",
+        "__pycache__",
+        ".tox",
+        ".nox",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        "site-packages",
+    }
+)
+
 
 def inside(path: str, root: str) -> bool:
     """Whether absolute `path` is `root` or lies below it (by name: resolve links first if they matter)."""

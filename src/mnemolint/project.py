@@ -15,6 +15,7 @@ import subprocess
 
 from mnemolint.errors import ConfigError
 from mnemolint.options import defaults
+from mnemolint.paths import DEFAULT_EXCLUDES
 from mnemolint.readers import BY_NAME, CLAUDE, WAVE
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
@@ -132,7 +133,6 @@ def _not_ignored(path: str, options: dict) -> list[str]:
     `path` down (kinds/gitignore.py), leave in. Listed by a walk of its own, not the discovery
     walk's: a run over one changed rule file walks its rules dir only, yet its globs are judged
     against the whole project. Links are not followed; `.git` and the default excludes are left out."""
-    from mnemolint.discover.walk import DEFAULT_EXCLUDES
     from mnemolint.kinds.gitignore import Ignores
 
     ignores = Ignores(path, {}, options)

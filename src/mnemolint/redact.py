@@ -119,9 +119,8 @@ _KEY_WORDS = ("pass", "secret", "token", "key", "credential")  # every `_KEY` ho
 _KEY_NAME = _Lazy(r"(?<![A-Za-z0-9])(?:" + _KEY + r")(?![A-Za-z0-9])", re.IGNORECASE)
 _PROSE_GOES_ON = re.compile(r"[,;]?[ \t]+[A-Za-z]")
 _BEARER = re.compile(r"\b(?:bearer|basic)[ \t]{1,8}(?P<value>[A-Za-z0-9._~+/-]{8,}=*)", re.IGNORECASE)
-# A CamelCase name (words of a capital and two or more small letters, numbers, acronyms): random
-# base64 of 40 characters almost never splits this way, and long identifiers always do.
-_IDENTIFIER = re.compile(r"(?:[A-Z][a-z]{2,}|[a-z]{3,}|[0-9]{1,4}|[A-Z]{2,5}(?=[A-Z][a-z]|[0-9]|$))+")
+# The pieces of a CamelCase name: acronyms, words, numbers (one left-to-right split, linear).
+_NAME_PIECE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|.")
 _DATA_URI = ";base64,"
 _LONG_RUN = re.compile(r"[A-Za-z0-9+/]{40}")
 _RANDOM = re.compile(r"(?<![\w/+.-])[A-Za-z0-9+/]{40,}={0,2}(?![\w/+.=-])")
@@ -302,6 +301,22 @@ def _bearers(text: str, low: str) -> list[Secret]:
     ]
 
 
+def _is_identifier(run: str) -> bool:
+    """Whether `run` reads as a CamelCase name: words of three letters or more, numbers of up to
+    four digits, acronyms of up to five capitals. Random base64 of 40 characters almost never
+    splits this way, and long identifiers always do."""
+    for piece in _NAME_PIECE.findall(run):
+        if piece.isdigit():
+            if len(piece) > 4:
+                return False
+        elif piece.isupper():
+            if len(piece) > 5:
+                return False
+        elif not (piece.isalpha() and len(piece) >= 3):
+            return False
+    return True
+
+
 def _random(text: str) -> list[Secret]:
     """Long base64 runs that mix upper case, lower case and digits: key material, not words or hashes."""
     if _LONG_RUN.search(text) is None:  # most texts hold none: a plain scan is cheaper than the full one
@@ -309,7 +324,7 @@ def _random(text: str) -> list[Secret]:
     secrets = []
     for match in _RANDOM.finditer(text):
         run = match.group()
-        if _IDENTIFIER.fullmatch(run) or text.endswith(_DATA_URI, 0, match.start()):
+        if _is_identifier(run) or text.endswith(_DATA_URI, 0, match.start()):
             continue  # `AbstractProxyFactory2Impl` is a name; a `data:…;base64,` URI carries an image
         if any(c.isupper() for c in run) and any(c.islower() for c in run) and any(c.isdigit() for c in run):
             if len(run) >= 10 * (run.count("/") + 1):  # not a path of short names

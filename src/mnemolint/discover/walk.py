@@ -23,26 +23,9 @@ from mnemolint.errors import ConfigError
 from mnemolint.kinds.base import Container, ContainerType
 from mnemolint.kinds.registry import CONTAINERS, kind_of
 from mnemolint.parse.document import Document
-from mnemolint.paths import inside, sensitive_place, upwards
+from mnemolint.paths import DEFAULT_EXCLUDES, inside, sensitive_place, upwards
 from mnemolint.readers import AGENT_HOMES
 
-DEFAULT_EXCLUDES = frozenset(
-    {
-        ".git",
-        ".hg",
-        ".svn",
-        "node_modules",
-        ".venv",
-        "venv",
-        "__pycache__",
-        ".tox",
-        ".nox",
-        ".mypy_cache",
-        ".pytest_cache",
-        ".ruff_cache",
-        "site-packages",
-    }
-)
 _MARKERS = {container.marker: container for container in CONTAINERS if container.marker}
 
 
