@@ -4,6 +4,8 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from mnemolint.kinds.base import Container
     from mnemolint.parse.document import Document
     from mnemolint.project import Project
@@ -46,7 +48,7 @@ class Tree:
     could not read); `files` is every file walked that is not excluded, claimed or not, sorted by
     directory. `focus` is None when whole trees were asked for."""
 
-    __slots__ = ("root", "documents", "containers", "files", "links", "focus", "agents", "_projects")
+    __slots__ = ("root", "documents", "containers", "files", "links", "focus", "agents", "_projects", "_derived")
 
     def __init__(self, root: str, agents: list[str] | None = None) -> None:
         self.root = root
@@ -57,6 +59,7 @@ class Tree:
         self.focus: set[str] | None = None
         self.agents = agents or []  # the `agents` setting: empty means detect them per project
         self._projects: dict[str, Project] = {}
+        self._derived: dict[str, object] = {}
 
     def project_at(self, path: str) -> Project:
         """The project whose folder is `path`, made once (rules dirs of one folder share it)."""
@@ -66,6 +69,13 @@ class Tree:
 
             project = self._projects[path] = Project(path, self.agents, self.files)
         return project
+
+    def derived(self, key: str, make: Callable[[Tree], object]) -> object:
+        """What `make(tree)` computes, once per run: facts several tree rules share (the files each
+        `CLAUDE.md` imports, the `AGENTS.md` chains)."""
+        if key not in self._derived:
+            self._derived[key] = make(self)
+        return self._derived[key]
 
     def in_focus(self, path: str) -> bool:
         return self.focus is None or path in self.focus

@@ -107,6 +107,8 @@ class Kind:
     "Invalid YAML in frontmatter: …;" with what that costs; `fields` names what the agent takes
     from the frontmatter (a topic's name, description and type), what a reader that misses the
     block loses. `reader(document)` is the profile of the agent that loads the file.
+    `instructions`: the agent loads the file whole into its context as instructions (an
+    `AGENTS.md`, a rule file), so what it imports and how large it is with them matters.
     """
 
     __slots__ = (
@@ -119,6 +121,7 @@ class Kind:
         "unread_frontmatter",
         "fields",
         "reader",
+        "instructions",
     )
 
     def __init__(
@@ -133,6 +136,7 @@ class Kind:
         unread_frontmatter: str = "",
         fields: str = "",
         reader: Callable[[Document], Reader],
+        instructions: bool = False,
     ) -> None:
         self.name = name
         self.container = container
@@ -143,6 +147,7 @@ class Kind:
         self.unread_frontmatter = unread_frontmatter
         self.fields = fields
         self.reader = reader
+        self.instructions = instructions
 
     def __repr__(self) -> str:
         return f"<Kind {self.name}>"

@@ -31,4 +31,5 @@ INSTRUCTION_FILE = Kind(
     frontmatter_fields=False,
     suppressions=True,
     reader=_reader,
+    instructions=True,
 )

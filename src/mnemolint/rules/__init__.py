@@ -8,7 +8,7 @@ ending in `FAMILY = Family(...)` plus one line here.
 from __future__ import annotations
 
 from mnemolint.options import SHARED, Option
-from mnemolint.rules import frontmatter, index, links, nested, secrets, text, topic, wave
+from mnemolint.rules import claude, frontmatter, index, links, nested, secrets, text, topic, wave
 from mnemolint.rules.base import Family, Rule
 
 FAMILIES: tuple[Family, ...] = (
@@ -18,6 +18,7 @@ FAMILIES: tuple[Family, ...] = (
     text.FAMILY,
     wave.FAMILY,
     nested.FAMILY,
+    claude.FAMILY,
     links.FAMILY,
     secrets.FAMILY,
 )
