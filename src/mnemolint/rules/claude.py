@@ -148,7 +148,7 @@ def import_too_deep(tree: Tree, options: dict) -> Iterator[Hit]:
                 edge,
                 f"`@{edge.target.written}` would be import level {edge.depth} ({chain} → "
                 f"{_shown(edge.target.path, tree)}): Claude Code follows at most {MAX_DEPTH} nested levels, "  # type: ignore[arg-type]
-                f"so {names}{more} never load when it starts from `{_shown(expansion.root, tree)}`. Import it "
+                f"so {names}{more} never {'loads' if len(lost) == 1 else 'load'} when it starts from `{_shown(expansion.root, tree)}`. Import it "
                 "from a file nearer the top.",
             )
 
