@@ -6,7 +6,6 @@ that the run goes on and nothing it skipped is skipped silently.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
 
 from mnemolint.discover.tree import Tree
@@ -14,13 +13,9 @@ from mnemolint.kinds.instructions import AGENTS_MD, CLAUDE_MD, INSTRUCTION_FILE
 from mnemolint.model import ERROR, WARNING, Hit
 from mnemolint.options import MAX_FILE_BYTES
 from mnemolint.parse.document import Document
+from mnemolint.parse.imports import IMPORTED, imports
 from mnemolint.readers import CLAUDE
 from mnemolint.rules.base import EVERY_FILE, TREE, Family, rule
-
-# An `@path` import as Claude Code finds it: `@` at the start of a line or after a space
-# (claudemd.ts:18-25); the path ends at whitespace, a `#fragment` is stripped.
-_IMPORT = re.compile(r"(?:^|\s)@([^\s#]+)")
-
 
 @rule(
     "NST001",
@@ -42,12 +37,12 @@ def claude_md_shadowed(tree: Tree, options: dict) -> Iterator[Hit]:
         claude = files.get(CLAUDE_MD) or files.get(f"{CLAUDE.home}/{CLAUDE_MD}")
         if agents is None or claude is None or not (agents.readable and claude.readable):
             continue
-        if claude.text.strip() == agents.text.strip() or _imports(claude, agents.path):  # type: ignore[union-attr]
+        if claude.text.strip() == agents.text.strip():  # type: ignore[union-attr]
             continue
-        astray = next(
-            (found.group(1) for found in _IMPORT.finditer(claude.text or "") if found.group(1).endswith(AGENTS_MD)),
-            None,
-        )
+        found = [each for each in imports(claude.text or "", os.path.dirname(claude.path)) if each.where == IMPORTED]
+        if any(each.path == agents.path for each in found):
+            continue
+        astray = next((each.written for each in found if each.written.endswith(AGENTS_MD)), None)
         if astray:
             mentioned = (
                 f" `@{astray}` resolves relative to this file, not to the `AGENTS.md` beside it, and Claude Code "
@@ -67,29 +62,6 @@ def claude_md_shadowed(tree: Tree, options: dict) -> Iterator[Hit]:
             "or make the two the same.",
             path=claude.path,
         )
-
-
-def _imports(document: Document, target: str) -> bool:
-    """Whether `document` (a `CLAUDE.md`) imports `target` outside code: an `@path` resolved as
-    Claude Code resolves it, relative to the importing file, `@~/` from home, `@/` absolute."""
-    text = document.text or ""
-    if "@" not in text:
-        return False
-    folder = os.path.dirname(document.path)
-    code: set[int] | None = None
-    for number, line in enumerate(document.lines, start=1):
-        for match in _IMPORT.finditer(line):
-            written = match.group(1)
-            path = os.path.expanduser(written) if written.startswith("~/") else os.path.join(folder, written)
-            if os.path.normpath(path) != target:
-                continue
-            if code is None:
-                from mnemolint.parse.markdown import code_lines
-
-                code = code_lines(text) or set()
-            if number not in code and f"`{match.group(0).strip()}`" not in line:
-                return True
-    return False
 
 
 @rule(
