@@ -57,6 +57,12 @@ CLAUDE = Reader(
     follows_imports=True,
 )
 
+# Codex reads `AGENTS.md` (and its `AGENTS.override.md`) from the git root down, within a byte
+# budget (load.codex_load); it keeps no memory dir or rules dir, so it is no `agents` choice here.
+CODEX = Reader(
+    "codex", "Codex", ".codex", reads_metadata_block=False, strips_index_markup=False, glob_style="minimatch"
+)
+
 READERS = (WAVE, CLAUDE)
 AGENT_HOMES = tuple(reader.home for reader in READERS)
 BY_NAME = {reader.name: reader for reader in READERS}  # the names the `agents` setting takes

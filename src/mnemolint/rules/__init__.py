@@ -8,7 +8,7 @@ ending in `FAMILY = Family(...)` plus one line here.
 from __future__ import annotations
 
 from mnemolint.options import SHARED, Option
-from mnemolint.rules import claude, frontmatter, index, links, nested, secrets, text, topic, wave
+from mnemolint.rules import claude, codex, frontmatter, index, links, nested, secrets, text, topic, wave
 from mnemolint.rules.base import Family, Rule
 
 FAMILIES: tuple[Family, ...] = (
@@ -19,6 +19,7 @@ FAMILIES: tuple[Family, ...] = (
     wave.FAMILY,
     nested.FAMILY,
     claude.FAMILY,
+    codex.FAMILY,
     links.FAMILY,
     secrets.FAMILY,
 )
