@@ -8,6 +8,7 @@ the bad example's files must make the rule fire and the good example's must not.
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -71,8 +72,10 @@ def _section(text: str, title: str) -> str:
 
 
 def materialise(section: str, root: Path) -> int:
-    """Write the section's `file=` blocks under `root`; return how many were written."""
+    """Write the section's `file=` blocks under `root`; return how many were written. A block
+    marked `tracked` makes `root` a git repository with that file staged (`git add`)."""
     written = 0
+    tracked: list[str] = []
     for fence in markdown.fences(section):
         attributes = dict((part.split("=", 1) + [""])[:2] for part in fence.info.split()[1:] if part)
         if "file" not in attributes:
@@ -86,7 +89,12 @@ def materialise(section: str, root: Path) -> int:
             if "escapes" in attributes:
                 body = body.encode("ascii").decode("unicode_escape")
             path.write_bytes(body.encode(attributes.get("encoding") or "utf-8"))
+        if "tracked" in attributes:
+            tracked.append(attributes["file"])
         written += 1
+    if tracked:
+        subprocess.run(["git", "init", "-q", str(root)], check=True)
+        subprocess.run(["git", "-C", str(root), "add", "--", *tracked], check=True)
     return written
 
 

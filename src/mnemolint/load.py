@@ -230,17 +230,19 @@ class CodexPart:
     `size` its bytes, `kept` the bytes it reads (all of them unless the budget ran out), `budget`
     what was left of `project_doc_max_bytes` when it came to this file, `split` whether the cut
     falls inside a UTF-8 character (Codex then shows U+FFFD), `empty` whether the kept text is
-    blank, so that it takes no budget and joins nothing."""
+    blank, so that it takes no budget and joins nothing; `blank` whether the whole file is, so
+    that cutting it loses nothing."""
 
-    __slots__ = ("path", "size", "kept", "budget", "split", "empty")
+    __slots__ = ("path", "size", "kept", "budget", "split", "empty", "blank")
 
-    def __init__(self, path: str, size: int, kept: int, budget: int, split: bool, empty: bool) -> None:
+    def __init__(self, path: str, size: int, kept: int, budget: int, split: bool, empty: bool, blank: bool) -> None:
         self.path = path
         self.size = size
         self.kept = kept
         self.budget = budget
         self.split = split
         self.empty = empty
+        self.blank = blank
 
     @property
     def cut(self) -> bool:
@@ -260,7 +262,8 @@ def codex_load(files: list[tuple[str, bytes]], max_bytes: int) -> tuple[list[Cod
         text = kept.decode("utf-8", "replace")
         split = len(kept) < len(data) and _splits_character(data, len(kept))
         empty = not text.strip()
-        parts.append(CodexPart(path, len(data), len(kept), max(remaining, 0), split, empty))
+        blank = empty and not data.decode("utf-8", "replace").strip()
+        parts.append(CodexPart(path, len(data), len(kept), max(remaining, 0), split, empty, blank))
         if not empty:
             texts.append(text)
             remaining -= len(kept)

@@ -73,7 +73,7 @@ def agents_md_over_budget(tree: Tree, options: dict) -> Iterator[Hit]:
     reported: set[str] = set()
     for folder, chain, parts in chains(tree, limit):
         for position, part in enumerate(parts):
-            if not part.cut or part.path in reported:
+            if not part.cut or part.blank or part.path in reported:
                 continue
             reported.add(part.path)
             above = [each for each in parts[:position] if each.kept and not each.empty]
