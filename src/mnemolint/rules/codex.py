@@ -92,7 +92,7 @@ def agents_md_over_budget(tree: Tree, options: dict) -> Iterator[Hit]:
                 )
             if part.kept == 0:
                 yield Hit(
-                    f"Codex never reads this file ({part.size:,} bytes): {spent}. {_advice(total, limit)}",
+                    f"Codex never reads this file ({part.size:,} bytes): {spent}. {_advice(total, bool(above))}",
                     path=part.path,
                 )
                 continue
@@ -103,7 +103,7 @@ def agents_md_over_budget(tree: Tree, options: dict) -> Iterator[Hit]:
             )
             yield Hit(
                 f"Codex reads only the first {part.kept:,} of {part.size:,} bytes of this file, up to line "
-                f"{line}: {spent}.{split} {_advice(total, limit)}",
+                f"{line}: {spent}.{split} {_advice(total, bool(above))}",
                 path=part.path,
                 line=line,
                 column=column,
@@ -116,9 +116,10 @@ def _position(kept: bytes) -> tuple[int, int]:
     return text.count("\n") + 1, len(text) - (text.rfind("\n") + 1) + 1
 
 
-def _advice(total: int, limit: int) -> str:
+def _advice(total: int, above: bool) -> str:
+    source = "the files above" if above else "this file"
     return (
-        f"The chain is {total:,} bytes: move detail out of the files above into files the agent opens on "
+        f"The chain is {total:,} bytes: move detail out of {source} into files the agent opens on "
         "demand, or, where the team raised `project_doc_max_bytes` in `~/.codex/config.toml`, set "
         "`codex-max-bytes` to match."
     )
