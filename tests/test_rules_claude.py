@@ -135,7 +135,9 @@ def test_cld001_an_import_out_of_the_repository_is_info_and_never_read(tmp_path:
 
 
 def test_agents_md_and_wave_rules_are_not_scanned(tmp_path: Path) -> None:
-    write_tree(tmp_path, {"AGENTS.md": "@gone.md\n", ".wave/rules/a.md": "@gone.md\n", ".claude/rules/b.md": "@gone.md\n"})
+    write_tree(
+        tmp_path, {"AGENTS.md": "@gone.md\n", ".wave/rules/a.md": "@gone.md\n", ".claude/rules/b.md": "@gone.md\n"}
+    )
     assert [path for path, _, _ in found(tmp_path, "CLD001")] == [".claude/rules/b.md"]
 
 

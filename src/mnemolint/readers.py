@@ -17,7 +17,15 @@ class Reader:
     `gitignore`, parse/globs.py); `follows_imports` whether it loads the `@path` imports of the
     instruction files it reads (parse/imports.py)."""
 
-    __slots__ = ("name", "title", "home", "reads_metadata_block", "strips_index_markup", "glob_style", "follows_imports")
+    __slots__ = (
+        "name",
+        "title",
+        "home",
+        "reads_metadata_block",
+        "strips_index_markup",
+        "glob_style",
+        "follows_imports",
+    )
 
     def __init__(
         self,

@@ -57,6 +57,7 @@ class _Lazy:
             self._compiled = re.compile(self.source, self.flags)
         return getattr(self._compiled, name)
 
+
 # Documented token prefixes, each with the shape of what follows it (gitleaks' rules, vendor docs).
 _TOKENS = (
     r"gh[pousr]_[A-Za-z0-9]{30,}",  # GitHub personal, OAuth, user-to-server, server, refresh

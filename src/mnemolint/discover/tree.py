@@ -5,6 +5,9 @@ from __future__ import annotations
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import TypeVar
+
+    T = TypeVar("T")
 
     from mnemolint.kinds.base import Container
     from mnemolint.parse.document import Document
@@ -70,12 +73,12 @@ class Tree:
             project = self._projects[path] = Project(path, self.agents, self.files)
         return project
 
-    def derived(self, key: str, make: Callable[[Tree], object]) -> object:
+    def derived(self, key: str, make: Callable[[Tree], T]) -> T:
         """What `make(tree)` computes, once per run: facts several tree rules share (the files each
         `CLAUDE.md` imports, the `AGENTS.md` chains)."""
         if key not in self._derived:
             self._derived[key] = make(self)
-        return self._derived[key]
+        return self._derived[key]  # type: ignore[return-value]
 
     def in_focus(self, path: str) -> bool:
         return self.focus is None or path in self.focus

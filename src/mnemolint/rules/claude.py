@@ -33,7 +33,7 @@ MAX_CHARS = Option(
 
 def expansions(tree: Tree) -> list[Expansion]:
     """Each file Claude Code loads as instructions, with what it imports: computed once per run."""
-    return tree.derived("claude imports", _expand_all)  # type: ignore[return-value]
+    return tree.derived("claude imports", _expand_all)
 
 
 def _expand_all(tree: Tree) -> list[Expansion]:
@@ -70,8 +70,14 @@ def _shown(path: str, tree: Tree) -> str:
     return os.path.relpath(path, tree.root).replace(os.sep, "/")
 
 
-def _hit(edge: Edge, message: str, **extra: object) -> Hit:
-    return Hit(message, path=edge.source, line=edge.target.line, column=edge.target.column, **extra)  # type: ignore[arg-type]
+def _hit(edge: Edge, message: str, severity: str | None = None) -> Hit:
+    return Hit(message, path=edge.source, line=edge.target.line, column=edge.target.column, severity=severity)
+
+
+def _target(edge: Edge) -> str:
+    """The file an edge leads to (edges are made only for imports that resolve to a path)."""
+    assert edge.target.path is not None
+    return edge.target.path
 
 
 def _stripped(edge: Edge) -> str | None:
@@ -96,7 +102,7 @@ def import_not_found(tree: Tree, options: dict) -> Iterator[Hit]:
         if _stripped(edge) is None:
             yield _hit(
                 edge,
-                f"`@{edge.target.written}` resolves to `{_shown(edge.target.path, tree)}`, which does not exist "  # type: ignore[arg-type]
+                f"`@{edge.target.written}` resolves to `{_shown(_target(edge), tree)}`, which does not exist "
                 "(the path is relative to this file): Claude Code drops the import silently, so nothing of it "
                 "loads.",
             )
@@ -141,15 +147,15 @@ def import_trailing_punctuation(tree: Tree, options: dict) -> Iterator[Hit]:
 def import_too_deep(tree: Tree, options: dict) -> Iterator[Hit]:
     for expansion in expansions(tree):
         for edge, lost in expansion.too_deep:
-            chain = " → ".join(_shown(step, tree) for step in edge.chain)
+            chain = " → ".join(_shown(step, tree) for step in (*edge.chain, _target(edge)))
             names = ", ".join(f"`{_shown(path, tree)}`" for path in lost[:5])
             more = f" (+{len(lost) - 5} more)" if len(lost) > 5 else ""
+            verb = "loads" if len(lost) == 1 else "load"
             yield _hit(
                 edge,
-                f"`@{edge.target.written}` would be import level {edge.depth} ({chain} → "
-                f"{_shown(edge.target.path, tree)}): Claude Code follows at most {MAX_DEPTH} nested levels, "  # type: ignore[arg-type]
-                f"so {names}{more} never {'loads' if len(lost) == 1 else 'load'} when it starts from `{_shown(expansion.root, tree)}`. Import it "
-                "from a file nearer the top.",
+                f"`@{edge.target.written}` would be import level {edge.depth} ({chain}): Claude Code follows "
+                f"at most {MAX_DEPTH} nested levels, so {names}{more} never {verb} when it starts from "
+                f"`{_shown(expansion.root, tree)}`. Import it from a file nearer the top.",
             )
 
 
@@ -163,11 +169,8 @@ def import_too_deep(tree: Tree, options: dict) -> Iterator[Hit]:
 def import_cycle(tree: Tree, options: dict) -> Iterator[Hit]:
     reported: set[frozenset[str]] = set()
     for edge in _edges(tree, "cycles"):
-        target = edge.target.path
-        start = next(
-            (at for at, step in enumerate(edge.chain) if os.path.realpath(step) == os.path.realpath(target)),  # type: ignore[arg-type]
-            0,
-        )
+        target = os.path.realpath(_target(edge))
+        start = next((at for at, step in enumerate(edge.chain) if os.path.realpath(step) == target), 0)
         loop = edge.chain[start:]
         members = frozenset(os.path.realpath(step) for step in loop)
         if members in reported:
@@ -194,7 +197,7 @@ def import_in_code(tree: Tree, options: dict) -> Iterator[Hit]:
         yield _hit(
             edge,
             f"`@{edge.target.written}` is inside code (a code span or block): Claude Code does not import "
-            f"`{_shown(edge.target.path, tree)}` from there. Write it outside backticks and fences if it "  # type: ignore[arg-type]
+            f"`{_shown(_target(edge), tree)}` from there. Write it outside backticks and fences if it "
             "should load.",
         )
 
@@ -223,7 +226,7 @@ def claude_md_too_large(tree: Tree, options: dict) -> Iterator[Hit]:
         )
         yield Hit(
             f"This file is {total:,} characters with its imports expanded{through}, over the {limit:,} "
-            f"Claude Code advises: its `/doctor` reports \"Large CLAUDE.md file detected ({total:,} chars > "
+            f'Claude Code advises: its `/doctor` reports "Large CLAUDE.md file detected ({total:,} chars > '
             f'{limit:,})", and every session starts with all of it in context. Move detail into files the '
             "agent reads on demand, or into path-scoped `.claude/rules`.",
             path=expansion.root,

@@ -32,7 +32,7 @@ MAX_BYTES = Option(
 def chains(tree: Tree, max_bytes: int) -> list[tuple[str, list[Document], list[CodexPart]]]:
     """For each folder holding a file Codex reads, the chain Codex reads for a session there and
     what it keeps of each file; computed once per run."""
-    return tree.derived(f"codex chains {max_bytes}", lambda tree: _chains(tree, max_bytes))  # type: ignore[return-value]
+    return tree.derived(f"codex chains {max_bytes}", lambda tree: _chains(tree, max_bytes))
 
 
 def _chains(tree: Tree, max_bytes: int) -> list[tuple[str, list[Document], list[CodexPart]]]:
@@ -98,9 +98,7 @@ def agents_md_over_budget(tree: Tree, options: dict) -> Iterator[Hit]:
                 continue
             document = chain[position]
             line, column = _position(_bytes(document)[: part.kept])
-            split = (
-                " The cut falls inside a UTF-8 character, which Codex shows as U+FFFD." if part.split else ""
-            )
+            split = " The cut falls inside a UTF-8 character, which Codex shows as U+FFFD." if part.split else ""
             yield Hit(
                 f"Codex reads only the first {part.kept:,} of {part.size:,} bytes of this file, up to line "
                 f"{line}: {spent}.{split} {_advice(total, bool(above))}",
@@ -141,9 +139,7 @@ def agents_override_committed(tree: Tree, options: dict) -> Iterator[Hit]:
         if not is_tracked(document.path):
             continue
         beside = os.path.join(os.path.dirname(document.path), AGENTS_MD)
-        hidden = (
-            f" `{_shown(beside, tree)}` beside it is never read by Codex." if os.path.lexists(beside) else ""
-        )
+        hidden = f" `{_shown(beside, tree)}` beside it is never read by Codex." if os.path.lexists(beside) else ""
         yield Hit(
             "`AGENTS.override.md` is tracked in git: Codex reads it instead of `AGENTS.md` in this folder, "
             f"so it overrides the shared instructions for everyone who clones the repository.{hidden} An "

@@ -17,6 +17,7 @@ from mnemolint.parse.imports import IMPORTED, imports
 from mnemolint.readers import CLAUDE
 from mnemolint.rules.base import EVERY_FILE, TREE, Family, rule
 
+
 @rule(
     "NST001",
     "claude-md-shadowed",
