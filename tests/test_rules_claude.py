@@ -108,8 +108,9 @@ def test_cld001_fires_on_a_missing_file_and_not_on_mentions(tmp_path: Path) -> N
         (
             "CLAUDE.md",
             1,
-            "`@docs/gone.md.` resolves to `docs/gone.md.`, which does not exist (the path is relative to this "
-            "file): Claude Code drops the import silently, so nothing of it loads.",
+            "`@docs/gone.md.` resolves to `docs/gone.md.`, which does not exist (the `.` after it is part of the "
+            "path too) (the path is relative to this file): Claude Code drops the import silently, so nothing of "
+            "it loads.",
         )
     ]
 
@@ -191,6 +192,13 @@ def test_cld004_quiet_without_a_cycle(tmp_path: Path) -> None:
 def test_cld005_fires_in_a_code_span_and_a_fence_naming_a_file(tmp_path: Path) -> None:
     write_tree(tmp_path, {"CLAUDE.md": "`@a.md`\n\n```\n@a.md\n@app.route\n```\n", "a.md": "a\n"})
     assert [line for _, line, _ in found(tmp_path, "CLD005")] == [1, 4]
+
+
+def test_cld005_quiet_for_a_file_claude_code_loads_anyway(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path, {"CLAUDE.md": "Style: `@.claude/rules/style.md`\n", ".claude/rules/style.md": "Four spaces.\n"}
+    )
+    assert found(tmp_path, "CLD005") == []
 
 
 def test_cld005_quiet_for_code_naming_no_file(tmp_path: Path) -> None:

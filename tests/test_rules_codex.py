@@ -109,3 +109,9 @@ def test_cdx002_fires_on_a_tracked_override_only(tmp_path: Path) -> None:
     hits = found(root, "CDX002")
     assert [path for path, _, _ in hits] == ["AGENTS.override.md"]
     assert "`AGENTS.md` beside it is never read by Codex" in hits[0][2]
+
+
+def test_a_hidden_folder_starts_no_chain(tmp_path: Path) -> None:
+    """A skill's `AGENTS.md` under `.agents/skills/x/` is read whole on demand, not as a session's chain."""
+    root = repo(tmp_path, {".agents/skills/react/AGENTS.md": "r" * 40_000 + "\n"})
+    assert found(root, "CDX001") == []

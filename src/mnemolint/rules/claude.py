@@ -100,9 +100,12 @@ def _stripped(edge: Edge) -> str | None:
 def import_not_found(tree: Tree, options: dict) -> Iterator[Hit]:
     for edge in _edges(tree, "missing"):
         if _stripped(edge) is None:
+            written = edge.target.written
+            mark = written[len(written.rstrip(TRAILING)) :]
+            kept = f" (the `{mark}` after it is part of the path too)" if mark else ""
             yield _hit(
                 edge,
-                f"`@{edge.target.written}` resolves to `{_shown(_target(edge), tree)}`, which does not exist "
+                f"`@{written}` resolves to `{_shown(_target(edge), tree)}`, which does not exist{kept} "
                 "(the path is relative to this file): Claude Code drops the import silently, so nothing of it "
                 "loads.",
             )
@@ -193,7 +196,10 @@ def import_cycle(tree: Tree, options: dict) -> Iterator[Hit]:
     summary="An `@path` naming a file inside a code span or fence: Claude Code does not import it.",
 )
 def import_in_code(tree: Tree, options: dict) -> Iterator[Hit]:
+    loads_anyway = {expansion.root for expansion in expansions(tree)}  # a rule file, a nested CLAUDE.md
     for edge in _edges(tree, "in_code"):
+        if _target(edge) in loads_anyway:
+            continue
         yield _hit(
             edge,
             f"`@{edge.target.written}` is inside code (a code span or block): Claude Code does not import "

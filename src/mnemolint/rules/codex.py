@@ -41,7 +41,9 @@ def _chains(tree: Tree, max_bytes: int) -> list[tuple[str, list[Document], list[
         for document in tree.documents
         if document.kind is INSTRUCTION_FILE and os.path.basename(document.path) in CODEX_NAMES
     }
-    folders = sorted({os.path.dirname(path) for path in known})
+    # A session works in a project folder, not in a hidden one (`.agents/skills/x/AGENTS.md` is a
+    # skill's text, read whole on demand): those folders start no chain.
+    folders = sorted({os.path.dirname(path) for path in known if not _hidden(os.path.dirname(path), tree.root)})
     options = next(iter(known.values())).options if known else {}
     found = []
     for folder in folders:
@@ -49,6 +51,11 @@ def _chains(tree: Tree, max_bytes: int) -> list[tuple[str, list[Document], list[
         parts, _ = codex_load([(document.path, _bytes(document)) for document in chain], max_bytes)
         found.append((folder, chain, parts))
     return found
+
+
+def _hidden(folder: str, root: str) -> bool:
+    rel = os.path.relpath(folder, root)
+    return rel != "." and any(part.startswith(".") for part in rel.split(os.sep))
 
 
 def _bytes(document: Document) -> bytes:
