@@ -15,7 +15,8 @@ class Reader:
     whether it removes the frontmatter and block-level HTML comments of `MEMORY.md` before it
     counts the load caps (`load.py`); `glob_style` how it matches rule globs (`minimatch` or
     `gitignore`, parse/globs.py); `follows_imports` whether it loads the `@path` imports of the
-    instruction files it reads (parse/imports.py)."""
+    instruction files it reads (parse/imports.py); `own_frontmatter_reader` whether it reads
+    frontmatter with a hand-written line reader that differs from YAML (parse/wave_frontmatter.py)."""
 
     __slots__ = (
         "name",
@@ -25,6 +26,7 @@ class Reader:
         "strips_index_markup",
         "glob_style",
         "follows_imports",
+        "own_frontmatter_reader",
     )
 
     def __init__(
@@ -37,6 +39,7 @@ class Reader:
         strips_index_markup: bool,
         glob_style: str,
         follows_imports: bool = False,
+        own_frontmatter_reader: bool = False,
     ) -> None:
         self.name = name
         self.title = title
@@ -45,6 +48,7 @@ class Reader:
         self.strips_index_markup = strips_index_markup
         self.glob_style = glob_style
         self.follows_imports = follows_imports
+        self.own_frontmatter_reader = own_frontmatter_reader
 
     def __repr__(self) -> str:
         return f"<Reader {self.name}>"
@@ -54,7 +58,15 @@ class Reader:
 # counts MEMORY.md raw (§3); Claude Code strips its frontmatter and block comments first (§B).
 # Rule globs: Wave matches with minimatch, Claude Code with gitignore semantics (parse/globs.py).
 # Only Claude Code follows `@path` imports (claudemd.ts:459-533; Wave has none, READERS.md §4).
-WAVE = Reader("wave", "Wave", ".wave", reads_metadata_block=False, strips_index_markup=False, glob_style="minimatch")
+WAVE = Reader(
+    "wave",
+    "Wave",
+    ".wave",
+    reads_metadata_block=False,
+    strips_index_markup=False,
+    glob_style="minimatch",
+    own_frontmatter_reader=True,
+)
 CLAUDE = Reader(
     "claude-code",
     "Claude Code",
