@@ -54,7 +54,7 @@ def test_continuation_fires_with_the_rewrite(tmp_path: Path) -> None:
 def test_comment_and_quote(tmp_path: Path) -> None:
     found = messages(topic(tmp_path, 'description: hello # note\ntitle: say "hi"'))
     assert [line for line, _, _ in found] == [4, 5]
-    assert "inline `# comment`" in found[0][2] and "`description: hello`" in found[0][2]
+    assert "inline `# comment`" in found[0][2] and "quote it: `description: 'hello # note'`" in found[0][2]
     assert "strips a quote" in found[1][2] and "`title: 'say \"hi\"'`" in found[1][2]
 
 

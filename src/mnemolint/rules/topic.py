@@ -250,9 +250,16 @@ def frontmatter_misread(document: Document, options: dict) -> Iterator[Hit]:
         expected = truth.strip()
         if got == expected:
             continue
+        why = _why(got, expected)
+        if why == _COMMENT:  # the `#…` may be text YAML drops: both spellings keep what was meant
+            advice = (
+                f"If the `#…` is part of the text, quote it: {_rewrite(key, str(got), quoted=True)}; if it is "
+                "a comment, move it to a line of its own"
+            )
+        else:
+            advice = f"Write it so that every reader gets the same: {_rewrite(key, expected)}"
         yield Hit(
-            f"`{key}`: Wave's reader gets {_shown(got)} where YAML gives {_shown(expected)}{_why(got, expected)}. "
-            f"Write it so that every reader gets the same: {_rewrite(key, expected)}.",
+            f"`{key}`: Wave's reader gets {_shown(got)} where YAML gives {_shown(expected)}{why}. {advice}.",
             line=line,
         )
     for key in wave:
@@ -281,6 +288,9 @@ def frontmatter_misread(document: Document, options: dict) -> Iterator[Hit]:
         )
 
 
+_COMMENT = " (it keeps an inline `# comment` as part of the value)"
+
+
 def _shown(value: object) -> str:
     if value is None or value == []:
         return "nothing"
@@ -294,7 +304,7 @@ def _why(got: object, expected: str) -> str:
     if not isinstance(got, str):
         return ""
     if "#" in got and got.startswith(expected.rstrip()):
-        return " (it keeps an inline `# comment` as part of the value)"
+        return _COMMENT
     if got == re.sub(r"^[\"']|[\"']$", "", expected):
         return " (it strips a quote at either end, even one that does not close)"
     if got and expected.startswith(got) and len(got) < len(expected):
@@ -302,11 +312,11 @@ def _why(got: object, expected: str) -> str:
     return ""
 
 
-def _rewrite(key: str, value: str) -> str:
+def _rewrite(key: str, value: str, quoted: bool = False) -> str:
     """A one-line spelling that YAML and Wave read alike; none when no quoting is safe for both."""
     if "\n" in value:
         return "one line per value, or a `|` block (read alike by YAML and the newer Wave)"
-    if not _NEEDS_QUOTES.search(value) and value[-1:] not in "\"'":
+    if not quoted and not _NEEDS_QUOTES.search(value) and value[-1:] not in "\"'":
         return f"`{key}: {quote(value)}`"
     if "'" not in value:
         return f"`{key}: '{quote(value)}'`"
