@@ -75,6 +75,15 @@ class MemoryDir(Container):
         self._cuts: dict[tuple[int, int], LoadCut] = {}
 
     @property
+    def readers(self) -> tuple[Reader, ...]:
+        """The agents whose loader counts this index (load.py): the one whose layout it is
+        (`.claude/projects/*/memory` Claude Code's, any dir under `.wave/` Wave's), else both, for a
+        dir whose reader is not known (a plain `memory/`)."""
+        if self.reader is WAVE:
+            return (WAVE,)
+        return (CLAUDE,) if _located(self.path) else (WAVE, CLAUDE)
+
+    @property
     def index_path(self) -> str:
         """`MEMORY.md` of this dir, whether or not it exists."""
         return self.anchor_path
