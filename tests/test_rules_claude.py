@@ -216,3 +216,28 @@ def test_cld006_counts_the_imports_and_not_the_comments(tmp_path: Path) -> None:
     assert "45,009 characters" in hits[0][2]
     write_tree(tmp_path, {"big.md": "<!--\n" + "x" * 45_000 + "\n-->\nshort\n"})
     assert found(tmp_path, "CLD006") == []
+
+
+# --- explain-rules --agent claude-code ----------------------------------------------------------
+
+
+def test_explain_rules_lists_the_files_each_instruction_file_imports(tmp_path: Path) -> None:
+    from conftest import run_cli
+
+    write_tree(
+        tmp_path,
+        {
+            "CLAUDE.md": "@docs/a.md\n",
+            "docs/a.md": "a @b.md\n",
+            "docs/b.md": "b\n",
+            ".claude/rules/style.md": "Style: @../../docs/style.md\n",
+            "docs/style.md": "four spaces\n",
+            "src/x.ts": "",
+        },
+    )
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    done = run_cli("explain-rules", "src/x.ts", "--agent", "claude-code", cwd=tmp_path)
+    assert "  Imported with them (@imports):\n    CLAUDE.md → docs/a.md, docs/b.md\n" in done.stdout
+    assert "    .claude/rules/style.md → docs/style.md\n" in done.stdout
+    wave = run_cli("explain-rules", "src/x.ts", "--agent", "wave", cwd=tmp_path)
+    assert "@imports" not in wave.stdout  # Wave follows no import
