@@ -241,3 +241,15 @@ def test_explain_rules_lists_the_files_each_instruction_file_imports(tmp_path: P
     assert "    .claude/rules/style.md → docs/style.md\n" in done.stdout
     wave = run_cli("explain-rules", "src/x.ts", "--agent", "wave", cwd=tmp_path)
     assert "@imports" not in wave.stdout  # Wave follows no import
+
+
+def test_home_imports_are_checked_only_with_user_memory(tmp_path: Path, monkeypatch) -> None:
+    home = tmp_path / "home"
+    (home / ".claude").mkdir(parents=True)
+    (home / ".claude" / "prefs.md").write_text("mine\n", encoding="utf-8")
+    monkeypatch.setenv("HOME", str(home))
+    repo = write_tree(tmp_path / "repo", {"CLAUDE.local.md": "@~/.claude/prefs.md\n@~/.claude/gone.md\n"})
+    assert found(repo, "CLD001") == []  # whose home it is decides: not checked
+    hits = found(repo, "CLD001", user_memory=True)
+    assert [line for _, line, _ in hits] == [2]
+    assert hits[0][2].startswith("`@~/.claude/gone.md` resolves to `~/.claude/gone.md`, which does not exist")

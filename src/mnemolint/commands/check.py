@@ -9,6 +9,7 @@ from mnemolint.commands import EXIT_CLEAN, EXIT_FINDINGS
 from mnemolint.commands.common import (
     add_clock_argument,
     add_codex_argument,
+    add_user_memory_argument,
     add_config_argument,
     add_selection_arguments,
     add_user_rules_argument,
@@ -41,6 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_clock_argument(parser)
     add_user_rules_argument(parser)
     add_codex_argument(parser)
+    add_user_memory_argument(parser)
     parser.add_argument("--fix", action="store_true", help="apply safe fixes, then report what remains")
     parser.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff, apply unsafe fixes too")
     parser.add_argument("--diff", action="store_true", help="print what --fix would change as a diff; write nothing")

@@ -47,6 +47,12 @@ def add_user_rules_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_user_memory_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--user-memory", action="store_true", default=None, help="follow @~/ imports into your home folder"
+    )
+
+
 def add_codex_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--codex-max-bytes",
@@ -81,6 +87,8 @@ def settings_from_args(args: argparse.Namespace, start: str) -> Settings:
         settings.fail_level = given["fail_level"]
     if given.get("user_rules"):
         settings.options["user-rules"] = True
+    if given.get("user_memory"):
+        settings.options["user-memory"] = True
     if given.get("codex_max_bytes") is not None:
         if given["codex_max_bytes"] < 1:
             raise ConfigError("--codex-max-bytes must be a positive integer")

@@ -19,6 +19,7 @@ import os
 import re
 
 from mnemolint.parse.document import Document
+from mnemolint.paths import inside
 from mnemolint.parse.markdown import CODE, CODE_SPAN, FENCE, HTML, TEXT, runs
 
 MAX_DEPTH = 4  # nested levels Claude Code follows: `depth >= 5` is refused, the root being 0
@@ -52,9 +53,10 @@ class Import:
         return f"<Import {self.line}:{self.column} @{self.written} {self.where}>"
 
 
-def imports(text: str, folder: str) -> list[Import]:
+def imports(text: str, folder: str, home: str | None = None) -> list[Import]:
     """The `@path`s of `text` (a file in `folder`), in order, as Claude Code's scan finds them;
-    those in code are listed too (IN_CODE). A text too large to parse yields none."""
+    those in code are listed too (IN_CODE). `@~/` resolves under `home` when it is given (else to
+    no path). A text too large to parse yields none."""
     if "@" not in text:
         return []
     offset, body = _after_frontmatter(text)
@@ -83,7 +85,7 @@ def imports(text: str, folder: str) -> list[Import]:
                 if not _valid(written) or (run.kind == CODE_SPAN and not _looks_like_file(written)):
                     continue
                 column = _column(lines, line_number, match.group(1), cursor)
-                result.append(Import(line_number + offset, column, written, _resolve(written, folder), where))
+                result.append(Import(line_number + offset, column, written, _resolve(written, folder, home), where))
     return result
 
 
@@ -112,9 +114,9 @@ def _looks_like_file(written: str) -> bool:
     return stem.startswith(("./", "~/", "/")) or "." in stem.rpartition("/")[2].lstrip(".")
 
 
-def _resolve(written: str, folder: str) -> str | None:
+def _resolve(written: str, folder: str, home: str | None) -> str | None:
     if written.startswith("~/"):
-        return None
+        return os.path.normpath(os.path.join(home, written[2:])) if home else None
     return os.path.normpath(written if written.startswith("/") else os.path.join(folder, written))
 
 
@@ -163,12 +165,14 @@ class Expansion:
         self.in_code: list[Edge] = []
 
 
-def expand(document: Document, within: str) -> Expansion:
+def expand(document: Document, within: str, home: str | None = None) -> Expansion:
     """Follow `document`'s imports as Claude Code does (claudemd.ts:618-680): depth first, each file
-    once, refused past `MAX_DEPTH`, files outside the folder `within` not read."""
+    once, refused past `MAX_DEPTH`, files outside the folder `within` not read — nor those in the
+    home folder, unless `home` is given (`@~/` imports, read only when the user asks)."""
     result = Expansion(document.path)
     processed: set[str] = set()
-    _visit(document.path, document, 0, (), processed, within, result, document.options)
+    allowed = (within, home) if home else (within,)
+    _visit(document.path, document, 0, (), processed, allowed, result, document.options)
     return result
 
 
@@ -178,7 +182,7 @@ def _visit(
     depth: int,
     chain: tuple[str, ...],
     processed: set[str],
-    within: str,
+    within: tuple[str, ...],
     result: Expansion,
     options: dict,
 ) -> None:
@@ -193,7 +197,8 @@ def _visit(
     result.loaded.append((path, depth))
     result.texts[path] = text
     chain = (*chain, path)
-    for found in imports(text, os.path.dirname(path)):
+    home = within[1] if len(within) > 1 else None
+    for found in imports(text, os.path.dirname(path), home):
         edge = Edge(path, found, depth + 1, chain)
         target = found.path
         if target is None:
@@ -220,7 +225,7 @@ def _visit(
         _visit(target, None, depth + 1, chain, processed, within, result, options)
 
 
-def _never_loaded(path: str, processed: set[str], within: str, options: dict) -> list[str]:
+def _never_loaded(path: str, processed: set[str], within: tuple[str, ...], options: dict) -> list[str]:
     """`path` and the files that would load only through it, none of which loads."""
     lost: list[str] = []
     pending = [path]
@@ -245,7 +250,7 @@ def _is_file(path: str) -> bool:
         return False
 
 
-def _inside(path: str, within: str) -> bool:
-    """Whether `path`, its links followed, is in the folder `within`."""
-    real, base = os.path.realpath(path), os.path.realpath(within)
-    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
+def _inside(path: str, within: tuple[str, ...]) -> bool:
+    """Whether `path`, its links followed, is in one of the folders `within`."""
+    real = os.path.realpath(path)
+    return any(inside(real, os.path.realpath(folder)) for folder in within)

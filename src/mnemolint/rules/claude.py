@@ -15,10 +15,10 @@ from collections.abc import Iterator
 from mnemolint.discover.tree import Tree
 from mnemolint.load import counted_text
 from mnemolint.model import INFO, WARNING, Hit
-from mnemolint.options import INT, Option
+from mnemolint.options import BOOL, INT, Option
 from mnemolint.parse.imports import MAX_DEPTH, TRAILING, Edge, Expansion, expand
 from mnemolint.parse.textutil import utf16_len
-from mnemolint.paths import upwards
+from mnemolint.paths import inside, upwards
 from mnemolint.readers import CLAUDE
 from mnemolint.rules.base import TREE, Family, rule
 
@@ -31,15 +31,25 @@ MAX_CHARS = Option(
 )
 
 
-def expansions(tree: Tree) -> list[Expansion]:
+USER_MEMORY = Option(
+    "user-memory",
+    BOOL,
+    False,
+    "follow `@~/` imports into your home folder, as Claude Code does on your machine (`--user-memory`); "
+    "off, they are not checked",
+)
+
+
+def expansions(tree: Tree, options: dict) -> list[Expansion]:
     """Each file Claude Code loads as instructions, with what it imports: computed once per run."""
-    return tree.derived("claude imports", _expand_all)
+    home = os.path.expanduser("~") if options.get("user-memory") else None
+    return tree.derived(f"claude imports {home}", lambda tree: _expand_all(tree, home))
 
 
-def _expand_all(tree: Tree) -> list[Expansion]:
+def _expand_all(tree: Tree, home: str | None) -> list[Expansion]:
     within = _repository(tree.root)
     return [
-        expand(document, within)
+        expand(document, within, home)
         for document in tree.documents
         if document.kind is not None
         and document.kind.instructions
@@ -54,11 +64,11 @@ def _repository(root: str) -> str:
     return next((folder for folder in upwards(root) if os.path.exists(os.path.join(folder, ".git"))), root)
 
 
-def _edges(tree: Tree, field: str) -> Iterator[Edge]:
+def _edges(tree: Tree, options: dict, field: str) -> Iterator[Edge]:
     """The edges of `field` over every expansion, each import once (a file imported by two
     roots has its imports reported once)."""
     seen: set[tuple[str, int, int]] = set()
-    for expansion in expansions(tree):
+    for expansion in expansions(tree, options):
         for edge in getattr(expansion, field):
             key = (edge.source, edge.target.line, edge.target.column)
             if key not in seen:
@@ -67,6 +77,10 @@ def _edges(tree: Tree, field: str) -> Iterator[Edge]:
 
 
 def _shown(path: str, tree: Tree) -> str:
+    """`path` relative to the linted root, or to `~` for a file in the home folder outside it."""
+    home = os.path.expanduser("~")
+    if inside(path, home) and not inside(path, tree.root):
+        return "~/" + os.path.relpath(path, home).replace(os.sep, "/")
     return os.path.relpath(path, tree.root).replace(os.sep, "/")
 
 
@@ -96,9 +110,10 @@ def _stripped(edge: Edge) -> str | None:
     WARNING,
     reads=TREE,
     summary="An `@path` import that resolves to no file: Claude Code drops it silently.",
+    options=(USER_MEMORY,),
 )
 def import_not_found(tree: Tree, options: dict) -> Iterator[Hit]:
-    for edge in _edges(tree, "missing"):
+    for edge in _edges(tree, options, "missing"):
         if _stripped(edge) is None:
             written = edge.target.written
             mark = written[len(written.rstrip(TRAILING)) :]
@@ -109,7 +124,7 @@ def import_not_found(tree: Tree, options: dict) -> Iterator[Hit]:
                 "(the path is relative to this file): Claude Code drops the import silently, so nothing of it "
                 "loads.",
             )
-    for edge in _edges(tree, "outside"):
+    for edge in _edges(tree, options, "outside"):
         yield _hit(
             edge,
             f"`@{edge.target.written}` leads outside the repository: Claude Code imports it only after "
@@ -125,9 +140,10 @@ def import_not_found(tree: Tree, options: dict) -> Iterator[Hit]:
     WARNING,
     reads=TREE,
     summary="An `@path` import followed by `:` or `,`: the punctuation becomes part of the path.",
+    options=(USER_MEMORY,),
 )
 def import_trailing_punctuation(tree: Tree, options: dict) -> Iterator[Hit]:
-    for edge in _edges(tree, "missing"):
+    for edge in _edges(tree, options, "missing"):
         meant = _stripped(edge)
         if meant is None:
             continue
@@ -146,9 +162,10 @@ def import_trailing_punctuation(tree: Tree, options: dict) -> Iterator[Hit]:
     WARNING,
     reads=TREE,
     summary=f"An `@path` import more than {MAX_DEPTH} levels below the file Claude Code starts from: it never loads.",
+    options=(USER_MEMORY,),
 )
 def import_too_deep(tree: Tree, options: dict) -> Iterator[Hit]:
-    for expansion in expansions(tree):
+    for expansion in expansions(tree, options):
         for edge, lost in expansion.too_deep:
             chain = " → ".join(_shown(step, tree) for step in (*edge.chain, _target(edge)))
             names = ", ".join(f"`{_shown(path, tree)}`" for path in lost[:5])
@@ -168,10 +185,11 @@ def import_too_deep(tree: Tree, options: dict) -> Iterator[Hit]:
     WARNING,
     reads=TREE,
     summary="`@path` imports that lead back to a file already on the chain: the cycle is cut there.",
+    options=(USER_MEMORY,),
 )
 def import_cycle(tree: Tree, options: dict) -> Iterator[Hit]:
     reported: set[frozenset[str]] = set()
-    for edge in _edges(tree, "cycles"):
+    for edge in _edges(tree, options, "cycles"):
         target = os.path.realpath(_target(edge))
         start = next((at for at, step in enumerate(edge.chain) if os.path.realpath(step) == target), 0)
         loop = edge.chain[start:]
@@ -194,10 +212,11 @@ def import_cycle(tree: Tree, options: dict) -> Iterator[Hit]:
     INFO,
     reads=TREE,
     summary="An `@path` naming a file inside a code span or fence: Claude Code does not import it.",
+    options=(USER_MEMORY,),
 )
 def import_in_code(tree: Tree, options: dict) -> Iterator[Hit]:
-    loads_anyway = {expansion.root for expansion in expansions(tree)}  # a rule file, a nested CLAUDE.md
-    for edge in _edges(tree, "in_code"):
+    loads_anyway = {expansion.root for expansion in expansions(tree, options)}  # a rule file, a nested CLAUDE.md
+    for edge in _edges(tree, options, "in_code"):
         if _target(edge) in loads_anyway:
             continue
         yield _hit(
@@ -214,11 +233,11 @@ def import_in_code(tree: Tree, options: dict) -> Iterator[Hit]:
     WARNING,
     reads=TREE,
     summary="An instruction file over {claude-md-max-chars} characters with its imports expanded.",
-    options=(MAX_CHARS,),
+    options=(MAX_CHARS, USER_MEMORY),
 )
 def claude_md_too_large(tree: Tree, options: dict) -> Iterator[Hit]:
     limit = options["claude-md-max-chars"]
-    for expansion in expansions(tree):
+    for expansion in expansions(tree, options):
         sizes = [utf16_len(counted_text(expansion.texts[path], CLAUDE)) for path, _ in expansion.loaded]
         total = sum(sizes)
         if total <= limit:
