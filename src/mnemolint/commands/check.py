@@ -9,9 +9,9 @@ from mnemolint.commands import EXIT_CLEAN, EXIT_FINDINGS
 from mnemolint.commands.common import (
     add_clock_argument,
     add_codex_argument,
-    add_user_memory_argument,
     add_config_argument,
     add_selection_arguments,
+    add_user_memory_argument,
     add_user_rules_argument,
 )
 from mnemolint.errors import ConfigError

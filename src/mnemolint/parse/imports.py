@@ -19,8 +19,8 @@ import os
 import re
 
 from mnemolint.parse.document import Document
-from mnemolint.paths import inside
 from mnemolint.parse.markdown import CODE, CODE_SPAN, FENCE, HTML, TEXT, runs
+from mnemolint.paths import inside
 
 MAX_DEPTH = 4  # nested levels Claude Code follows: `depth >= 5` is refused, the root being 0
 
