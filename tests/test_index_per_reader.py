@@ -53,3 +53,9 @@ def test_claude_kilobyte_figures_when_over_the_characters(tmp_path: Path) -> Non
     [(_, message)] = index_findings(tmp_path)
     assert "27,179 characters (limit: 25,000)" in message
     assert "> WARNING: MEMORY.md is 26.5KB (limit: 24.4KB) — index entries are too long." in message
+
+
+def test_claude_agent_memory_counts_the_raw_file(tmp_path: Path) -> None:
+    write_tree(tmp_path, {".claude/agent-memory/reviewer/MEMORY.md": COMMENTED + ENTRIES})
+    [(line, message)] = index_findings(tmp_path)
+    assert line == 201 and "212 lines (limit: 200)" in message and "That is" not in message

@@ -77,6 +77,18 @@ CLAUDE = Reader(
     follows_imports=True,
 )
 
+# Claude Code's agent memory (`.claude/agent-memory/<agent>/MEMORY.md`) is cut raw, frontmatter and
+# comments counted (memdir.ts:283-312, READERS.md B): the same agent, another loader.
+CLAUDE_AGENT_MEMORY = Reader(
+    "claude-code",
+    "Claude Code",
+    ".claude",
+    reads_metadata_block=True,
+    strips_index_markup=False,
+    glob_style="gitignore",
+    follows_imports=True,
+)
+
 # Codex reads `AGENTS.md` (and its `AGENTS.override.md`) from the git root down, within a byte
 # budget (load.codex_load); it keeps no memory dir or rules dir, so it is no `agents` choice here.
 CODEX = Reader(
