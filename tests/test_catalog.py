@@ -78,9 +78,10 @@ def _section(text: str, title: str) -> str:
 
 def materialise(section: str, root: Path) -> int:
     """Write the section's `file=` blocks under `root`; return how many were written. A block
-    marked `tracked` is added to a git repository made at `root` (GIT003 needs what git tracks)."""
+    marked `tracked` is added to a git repository made at `root` (GIT003 and CDX002 need what git
+    tracks)."""
     written = 0
-    tracked = []
+    tracked: list[str] = []
     for fence in markdown.fences(section):
         attributes = dict((part.split("=", 1) + [""])[:2] for part in fence.info.split()[1:] if part)
         if "file" not in attributes:

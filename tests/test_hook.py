@@ -87,7 +87,7 @@ def test_index_over_its_cap_says_the_write_succeeded_but_the_tail_is_invisible(t
     first, second = text.splitlines()[:2]
     assert "The write succeeded, but MEMORY.md is now over the agent's load cap" in first
     assert "silently dropped at every load, so its last entries are already invisible. Rewrite it now." in first
-    assert second.startswith("- MEM101 (error) line 201: MEMORY.md is 230 lines (limit: 200): the agent loads only")
+    assert second.startswith("- MEM101 (error) line 201: MEMORY.md is 230 lines (limit: 200): Claude Code loads only")
     assert '("- [T200](t200.md) — t200 notes")' in second
     assert "MEM105 (warning) in 30 files (t200.md, t201.md, t202.md, t203.md, t204.md, +25 more)" in text
     unchanged(tmp_path, before)  # a notice, not a refusal: the file stays as written

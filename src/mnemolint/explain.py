@@ -44,7 +44,7 @@ class Explanation:
     rules replaced by a later one with the same id, the rules a dangling link keeps from loading,
     and (asked with --all) the conditional rules that do not apply."""
 
-    __slots__ = ("reader", "memory", "always", "applying", "nested", "replaced", "lost", "not_applying")
+    __slots__ = ("reader", "memory", "always", "applying", "nested", "replaced", "lost", "not_applying", "imports")
 
     def __init__(self, reader: Reader) -> None:
         self.reader = reader
@@ -55,11 +55,14 @@ class Explanation:
         self.replaced: list[Entry] = []
         self.lost: list[Entry] = []
         self.not_applying: list[Entry] = []
+        self.imports: dict[str, list[str]] = {}  # a file the agent loads → the files its `@imports` bring
 
     def as_dict(self) -> dict[str, object]:
         entries = ("always", "applying", "replaced", "lost", "not_applying")
         found: dict[str, object] = {"agent": self.reader.name, "project_memory": self.memory, "nested": self.nested}
         found.update({name: [entry.as_dict() for entry in getattr(self, name)] for name in entries})
+        if self.reader.follows_imports:
+            found["imports"] = self.imports
         return found
 
 
@@ -101,6 +104,7 @@ def explain(path: str, root: str, settings: Settings, readers: tuple[Reader, ...
         [container for container in tree.containers if isinstance(container, RulesDir)],
         int(settings.options["glob-max-expansions"]),  # type: ignore[call-overload]
         show_all,
+        settings.options,
     )
     return [_for_wave(scan) if reader is WAVE else _for_claude(scan) for reader in readers]
 
@@ -109,9 +113,10 @@ class _Scan:
     """What both agents' explanations start from: the file, the project, its rules dirs, the glob
     expansion limit, and the chain of folders from the project down to the file."""
 
-    __slots__ = ("target", "root", "dirs", "limit", "show_all", "chain")
+    __slots__ = ("target", "root", "dirs", "limit", "show_all", "chain", "options")
 
-    def __init__(self, target: str, root: str, dirs: list[RulesDir], limit: int, show_all: bool) -> None:
+    def __init__(self, target: str, root: str, dirs: list[RulesDir], limit: int, show_all: bool, options: dict) -> None:
+        self.options = options
         self.target = target
         self.root = root
         self.dirs = dirs
@@ -193,7 +198,23 @@ def _for_claude(scan: _Scan) -> Explanation:
                 found.lost.append(_entry(rules_dir, document, root, why))
             else:
                 _judge(found, rules_dir, document, scan)
+    _imports(found, scan)
     return found
+
+
+def _imports(found: Explanation, scan: _Scan) -> None:
+    """The files each loaded instruction file brings with its `@imports`, as Claude Code follows
+    them (parse/imports.py): depth first, each once, 4 levels deep, nothing outside the project."""
+    from mnemolint.parse.document import Document
+    from mnemolint.parse.imports import expand
+
+    root = scan.root
+    loaded = [*found.memory, *found.nested, *(entry.path for entry in (*found.always, *found.applying))]
+    for shown in loaded:
+        expansion = expand(Document(os.path.join(root, shown), None, scan.options), root)
+        brought = [_shown(path, root) for path, _ in expansion.loaded[1:]]
+        if brought:
+            found.imports[shown] = brought
 
 
 def _judge(found: Explanation, rules_dir: RulesDir, document: Document, scan: _Scan) -> None:

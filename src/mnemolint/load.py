@@ -223,3 +223,53 @@ def kilobytes(size: int) -> str:
         value, unit = value / 1024, larger
     shown = str(value.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)).removesuffix(".0")
     return f"{shown}{unit}"
+
+
+class CodexPart:
+    """What Codex keeps of one file of an `AGENTS.md` chain (project_doc.rs `read_project_docs`):
+    `size` its bytes, `kept` the bytes it reads (all of them unless the budget ran out), `budget`
+    what was left of `project_doc_max_bytes` when it came to this file, `split` whether the cut
+    falls inside a UTF-8 character (Codex then shows U+FFFD), `empty` whether the kept text is
+    blank, so that it takes no budget and joins nothing; `blank` whether the whole file is, so
+    that cutting it loses nothing."""
+
+    __slots__ = ("path", "size", "kept", "budget", "split", "empty", "blank")
+
+    def __init__(self, path: str, size: int, kept: int, budget: int, split: bool, empty: bool, blank: bool) -> None:
+        self.path = path
+        self.size = size
+        self.kept = kept
+        self.budget = budget
+        self.split = split
+        self.empty = empty
+        self.blank = blank
+
+    @property
+    def cut(self) -> bool:
+        return self.kept < self.size
+
+
+def codex_load(files: list[tuple[str, bytes]], max_bytes: int) -> tuple[list[CodexPart], str]:
+    """Codex's reading of the chain `files` (root first, one file per folder): each file read up to
+    what is left of `max_bytes`, decoded lossily, kept only when not blank (a blank one takes no
+    budget), the kept texts joined with a blank line (project_doc.rs, openai/codex@0bd53e4). Returns
+    each file's part and the text Codex loads."""
+    remaining = max_bytes
+    parts: list[CodexPart] = []
+    texts: list[str] = []
+    for path, data in files:
+        kept = data[: max(remaining, 0)]
+        text = kept.decode("utf-8", "replace")
+        split = len(kept) < len(data) and _splits_character(data, len(kept))
+        empty = not text.strip()
+        blank = empty and not data.decode("utf-8", "replace").strip()
+        parts.append(CodexPart(path, len(data), len(kept), max(remaining, 0), split, empty, blank))
+        if not empty:
+            texts.append(text)
+            remaining -= len(kept)
+    return parts, "\n\n".join(texts)
+
+
+def _splits_character(data: bytes, at: int) -> bool:
+    """Whether a cut at byte `at` falls inside a UTF-8 sequence (the next byte is a continuation)."""
+    return 0 < at < len(data) and 0x80 <= data[at] < 0xC0

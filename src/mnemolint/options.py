@@ -115,8 +115,15 @@ AGENTS = Option(
 USER_RULES = Option(
     "user-rules", BOOL, False, "also lint the user-level rules `~/.claude/rules` and `~/.wave/rules` (`--user-rules`)"
 )
+USER_MEMORY = Option(
+    "user-memory",
+    BOOL,
+    False,
+    "also read your user-level memory (`--user-memory`, by `$HOME`): `~/.ai-memory/user_profile.md`, and the "
+    "`@~/` imports Claude Code follows on your machine; off, neither is checked",
+)
 # Options no one family owns: the parse layer's, what discovery reads, and the clock.
-SHARED: tuple[Option, ...] = (*CORE, AGENTS, USER_RULES, NOW)
+SHARED: tuple[Option, ...] = (*CORE, AGENTS, USER_RULES, USER_MEMORY, NOW)
 
 
 def defaults(options: Iterable[Option] = CORE) -> dict[str, object]:

@@ -112,6 +112,13 @@ def _git_files(path: str) -> list[str] | None:
     return files
 
 
+def is_tracked(path: str) -> bool:
+    """Whether the file at `path` is in git's index (committed or staged): what every clone gets."""
+    folder, name = os.path.split(path)
+    listed = _git(folder, "ls-files", "-z", "--cached", "--", name)
+    return bool(listed and listed.strip(b"\0"))
+
+
 def linked_worktrees(path: str) -> list[str]:
     """The other work trees of the git repository holding `path` (`git worktree add`), whose files
     the agents match by their checkout-relative path (seed 000, path rules 6)."""

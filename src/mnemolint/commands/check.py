@@ -8,8 +8,10 @@ import sys
 from mnemolint.commands import EXIT_CLEAN, EXIT_FINDINGS
 from mnemolint.commands.common import (
     add_clock_argument,
+    add_codex_argument,
     add_config_argument,
     add_selection_arguments,
+    add_user_memory_argument,
     add_user_rules_argument,
 )
 from mnemolint.errors import ConfigError
@@ -39,13 +41,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_config_argument(parser)
     add_clock_argument(parser)
     add_user_rules_argument(parser)
+    add_codex_argument(parser)
+    add_user_memory_argument(parser)
     parser.add_argument("--fix", action="store_true", help="apply safe fixes, then report what remains")
     parser.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff, apply unsafe fixes too")
     parser.add_argument("--diff", action="store_true", help="print what --fix would change as a diff; write nothing")
     parser.add_argument(
         "--exit-non-zero-on-fix", action="store_true", help="with --fix, exit 1 when anything was fixed"
     )
-    parser.add_argument("--user-memory", action="store_true", help="lint ~/.ai-memory/user_profile.md (by $HOME) too")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -58,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     args.output_format = _output_format(args)
     paths = args.paths or ["."]
     settings = settings_from_args(args, paths[0])
-    if args.user_memory:
+    if settings.options["user-memory"]:  # the flag, or the `user-memory` setting
         paths = [*paths, *_user_memory()]
     out = sys.stdout
     fixed = None

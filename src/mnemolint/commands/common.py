@@ -47,6 +47,24 @@ def add_user_rules_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_user_memory_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--user-memory",
+        action="store_true",
+        default=None,
+        help="read your user-level memory too: ~/.ai-memory/user_profile.md and @~/ imports (by $HOME)",
+    )
+
+
+def add_codex_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--codex-max-bytes",
+        type=int,
+        metavar="N",
+        help="bytes of the AGENTS.md chain Codex loads (its project_doc_max_bytes; default 32768)",
+    )
+
+
 def working_directory() -> str:
     """The current directory; one that was deleted under the process is a usage error, not a traceback."""
     try:
@@ -72,6 +90,12 @@ def settings_from_args(args: argparse.Namespace, start: str) -> Settings:
         settings.fail_level = given["fail_level"]
     if given.get("user_rules"):
         settings.options["user-rules"] = True
+    if given.get("user_memory"):
+        settings.options["user-memory"] = True
+    if given.get("codex_max_bytes") is not None:
+        if given["codex_max_bytes"] < 1:
+            raise ConfigError("--codex-max-bytes must be a positive integer")
+        settings.options["codex-max-bytes"] = given["codex_max_bytes"]
     if given.get("now"):
         settings.options["now"] = given["now"]
     if settings.options["now"]:

@@ -79,6 +79,10 @@ def _text(found: Explanation, shown: str, show_all: bool) -> str:
         ("Always-on rules", [_entry(entry) for entry in found.always]),
         ("Conditional rules that apply", [_entry(entry) for entry in found.applying]),
         ("Nested instruction files, outermost first", found.nested),
+        (
+            "Imported with them (@imports)",
+            [f"{path} → {', '.join(brought)}" for path, brought in found.imports.items()],
+        ),
         ("Replaced by a later rule with the same id", [_entry(entry) for entry in found.replaced]),
         ("Never loaded (a dangling link)", [_entry(entry) for entry in found.lost]),
     ]

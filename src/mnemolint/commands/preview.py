@@ -1,4 +1,5 @@
-"""`mnemolint preview DIR [--agent wave|claude-code]`: what the agent loads from `DIR/MEMORY.md`.
+"""`mnemolint preview DIR [--agent wave|claude-code|codex]`: what the agent loads from `DIR/MEMORY.md`
+(with `--agent codex`: from the `AGENTS.md` chain of a session in `DIR`).
 
 The loaded part's size, the agent's own warning text when its loader cuts the index (`load.py`,
 READERS.md §3 and §B), the entries it drops by title, and the topics that only those entries
@@ -12,7 +13,7 @@ from __future__ import annotations
 import sys
 
 from mnemolint.commands import EXIT_CLEAN
-from mnemolint.commands.common import add_config_argument
+from mnemolint.commands.common import add_codex_argument, add_config_argument
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -26,12 +27,15 @@ HELP = "show what an agent loads from a memory dir's MEMORY.md and what it drops
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("directory", metavar="DIR", help="the memory dir")
+    parser.add_argument("directory", metavar="DIR", help="the memory dir (with --agent codex: a session's folder)")
     parser.add_argument(
-        "--agent", choices=("wave", "claude-code"), help="default: wave for a dir under .wave/, else claude-code"
+        "--agent",
+        choices=("wave", "claude-code", "codex"),
+        help="default: wave for a dir under .wave/, else claude-code; codex shows the AGENTS.md chain of DIR",
     )
     parser.add_argument("--output-format", choices=("text", "json"), default="text", help="default: text")
     add_config_argument(parser)
+    add_codex_argument(parser)
 
 
 def preview(memdir: MemoryDir, reader: Reader, options: dict) -> dict:
@@ -103,11 +107,60 @@ def _dropped(memdir: MemoryDir, kept: str, remainder: str) -> tuple[list[dict], 
     return dropped, unreachable
 
 
+def codex_preview(directory: str, options: dict) -> dict:
+    """What Codex loads for a session in `directory`: each file of its `AGENTS.md` chain with the
+    bytes it reads, and the text it loads (redacted), as data (load.codex_load)."""
+    from mnemolint.kinds.instructions import codex_chain
+    from mnemolint.load import codex_load
+    from mnemolint.redact import redact
+
+    chain = [document for document in codex_chain(directory, {}, options) if document.text is not None]
+    limit = options["codex-max-bytes"]
+    parts, text = codex_load([(doc.path, (doc.text or "").encode("utf-8", "surrogatepass")) for doc in chain], limit)
+    return {
+        "agent": "codex",
+        "directory": directory,
+        "max_bytes": limit,
+        "files": [
+            {"path": part.path, "bytes": part.size, "read": part.kept, "cut": part.cut, "split": part.split}
+            for part in parts
+        ],
+        "loaded_bytes": sum(part.kept for part in parts if not part.empty),
+        "loaded": redact(text),
+    }
+
+
+def describe_codex(facts: dict) -> str:
+    """`codex_preview`'s facts as the text `preview --agent codex` prints."""
+    from mnemolint.parse.textutil import visible
+    from mnemolint.report import display_path
+
+    where = display_path(facts["directory"])
+    if not facts["files"]:
+        return f"No AGENTS.md on Codex's way from the git root to {where}: Codex loads no project doc there.\n"
+    lines = [f"Codex's AGENTS.md chain for a session in {where} (project_doc_max_bytes {facts['max_bytes']:,}):"]
+    for entry in facts["files"]:
+        if not entry["cut"]:
+            state = "read whole"
+        elif entry["read"] == 0:
+            state = "never read"
+        else:
+            split = ", inside a UTF-8 character (shown as U+FFFD)" if entry["split"] else ""
+            state = f"cut after {entry['read']:,} bytes{split}"
+        lines.append(f"  {display_path(entry['path'])}: {entry['bytes']:,} bytes, {state}")
+    lines.append(f"Codex loads {facts['loaded_bytes']:,} bytes, the files joined with a blank line:")
+    lines.append("")
+    lines.extend(visible(line) for line in facts["loaded"].split("\n"))
+    return "\n".join(lines) + "\n"
+
+
 def run(args: argparse.Namespace) -> int:
     from mnemolint.commands.common import find_memory_dir, memory_dir_settings
     from mnemolint.load import agent_for
     from mnemolint.readers import BY_NAME
 
+    if args.agent == "codex":
+        return _run_codex(args)
     directory, settings = memory_dir_settings(args, args.directory)
     reader = BY_NAME[args.agent or agent_for(directory)]
     facts = preview(find_memory_dir(directory, settings), reader, settings.options)
@@ -120,6 +173,34 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
     else:
         sys.stdout.write(describe(facts, reader))
+    return EXIT_CLEAN
+
+
+def _run_codex(args: argparse.Namespace) -> int:
+    import os
+
+    from mnemolint.commands.common import settings_from_args, working_directory
+    from mnemolint.errors import ConfigError
+
+    working_directory()
+    directory = os.path.abspath(args.directory)
+    if not os.path.isdir(directory):
+        raise ConfigError(f"not a directory: {args.directory}")
+    facts = codex_preview(directory, settings_from_args(args, directory).options)
+    if args.output_format == "json":
+        import json
+
+        from mnemolint.report import display_path
+
+        shown = {
+            **facts,
+            "directory": display_path(directory),
+            "files": [{**entry, "path": display_path(entry["path"])} for entry in facts["files"]],
+        }
+        json.dump(shown, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(describe_codex(facts))
     return EXIT_CLEAN
 
 

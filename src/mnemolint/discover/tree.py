@@ -4,6 +4,11 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TypeVar
+
+    T = TypeVar("T")
+
     from mnemolint.kinds.base import Container
     from mnemolint.parse.document import Document
     from mnemolint.project import Project
@@ -47,7 +52,18 @@ class Tree:
     directory. `focus` is None when whole trees were asked for. `roots` are the directories named
     on the command line (none when only files were)."""
 
-    __slots__ = ("root", "roots", "documents", "containers", "files", "links", "focus", "options", "_projects")
+    __slots__ = (
+        "root",
+        "roots",
+        "documents",
+        "containers",
+        "files",
+        "links",
+        "focus",
+        "options",
+        "_projects",
+        "_derived",
+    )
 
     def __init__(self, root: str, options: dict | None = None) -> None:
         self.root = root
@@ -59,6 +75,7 @@ class Tree:
         self.roots: list[str] = []
         self.options = options or {}  # the run's: what a project reads (`agents`, `max-file-bytes`)
         self._projects: dict[str, Project] = {}
+        self._derived: dict[str, object] = {}
 
     def project_at(self, path: str) -> Project:
         """The project whose folder is `path`, made once (rules dirs of one folder share it)."""
@@ -68,6 +85,13 @@ class Tree:
 
             project = self._projects[path] = Project(path, self.options)
         return project
+
+    def derived(self, key: str, make: Callable[[Tree], T]) -> T:
+        """What `make(tree)` computes, once per run: facts several tree rules share (the files each
+        `CLAUDE.md` imports, the `AGENTS.md` chains)."""
+        if key not in self._derived:
+            self._derived[key] = make(self)
+        return self._derived[key]  # type: ignore[return-value]
 
     def in_focus(self, path: str) -> bool:
         return self.focus is None or path in self.focus

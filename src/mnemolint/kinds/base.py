@@ -122,6 +122,8 @@ class Kind:
     block loses. `reader(document)` is the profile of the agent that loads the file.
     `companions(path)` are the files its rules compare it with (the `CLAUDE.md` beside an
     `AGENTS.md`), read too when the file is named alone (as pre-commit names changed files).
+    `instructions`: the agent loads the file whole into its context as instructions (an
+    `AGENTS.md`, a rule file), so what it imports and how large it is with them matters.
     """
 
     __slots__ = (
@@ -135,6 +137,7 @@ class Kind:
         "fields",
         "reader",
         "companions",
+        "instructions",
     )
 
     def __init__(
@@ -150,6 +153,7 @@ class Kind:
         fields: str = "",
         reader: Callable[[Document], Reader],
         companions: Callable[[str], list[str]] = lambda path: [],
+        instructions: bool = False,
     ) -> None:
         self.name = name
         self.container = container
@@ -161,6 +165,7 @@ class Kind:
         self.fields = fields
         self.reader = reader
         self.companions = companions
+        self.instructions = instructions
 
     def __repr__(self) -> str:
         return f"<Kind {self.name}>"

@@ -15,7 +15,7 @@ from mnemolint.kinds.base import Container, ContainerType, Kind
 from mnemolint.parse.document import Document
 from mnemolint.parse.index_lines import IndexLine, LoadCut, classify, load_cut
 from mnemolint.parse.textutil import undecodable
-from mnemolint.readers import AGENT_HOMES, CLAUDE, WAVE, Reader
+from mnemolint.readers import AGENT_HOMES, CLAUDE, CLAUDE_AGENT_MEMORY, WAVE, Reader
 
 INDEX_NAME = "MEMORY.md"
 NOT_TOPICS = ("README.md", "AGENTS.md", "CLAUDE.md")  # instruction files beside the topics
@@ -73,6 +73,19 @@ class MemoryDir(Container):
         self._resolved: dict[str, Resolved | None] = {}  # every index rule asks for the same targets
         self._exists_cache: dict[str, bool | None] = {}
         self._cuts: dict[tuple[int, int], LoadCut] = {}
+
+    @property
+    def readers(self) -> tuple[Reader, ...]:
+        """The agents whose loader counts this index (load.py): the one whose layout it is
+        (`.claude/projects/*/memory` Claude Code's, `.claude/agent-memory/*` Claude Code's agent
+        memory, counted raw, any dir under `.wave/` Wave's), else both, for a dir whose reader is not
+        known (a plain `memory/`)."""
+        if self.reader is WAVE:
+            return (WAVE,)
+        parts = self.path.rstrip(os.sep).split(os.sep)
+        if len(parts) >= 3 and parts[-2] == "agent-memory" and parts[-3] == CLAUDE.home:
+            return (CLAUDE_AGENT_MEMORY,)
+        return (CLAUDE,) if _located(self.path) else (WAVE, CLAUDE)
 
     @property
     def index_path(self) -> str:

@@ -239,4 +239,5 @@ RULE_FILE = Kind(
     ),
     fields="`paths`, so the rule applies to every file",
     reader=_reader,
+    instructions=True,
 )

@@ -98,6 +98,55 @@ def code_in(found: list[Block]) -> set[int]:
     }
 
 
+TEXT = "text"  # text Markdown syntax means something in: paragraphs, headings, list items, tables
+CODE_SPAN = "code span"
+
+
+class Run:
+    """A piece of a text as the Markdown tokens have it: `kind` is TEXT, CODE_SPAN, FENCE, CODE or
+    HTML (block or inline); `line` is the 1-based line it starts on; `content` is the token's text
+    (an HTML token's source)."""
+
+    __slots__ = ("kind", "line", "content")
+
+    def __init__(self, kind: str, line: int, content: str) -> None:
+        self.kind = kind
+        self.line = line
+        self.content = content
+
+    def __repr__(self) -> str:
+        return f"<Run {self.kind} {self.line} {self.content[:30]!r}>"
+
+
+def runs(text: str) -> list[Run] | None:
+    """The text's leaf tokens in order, each with the line it starts on: what an agent that reads
+    Markdown tokens (Claude Code's `@import` scan, claudemd.ts:459-533) sees as text, as code and
+    as HTML. None when the text is over `MAX_CHARS` and was not parsed."""
+    if len(text) > MAX_CHARS:
+        return None
+    found: list[Run] = []
+    for token in _parse(text):
+        if token.map is None:
+            continue
+        line = token.map[0] + 1
+        if token.type in ("fence", "code_block"):
+            found.append(Run(FENCE if token.type == "fence" else CODE, line, token.content))
+        elif token.type == "html_block":
+            found.append(Run(HTML, line, token.content))
+        elif token.type == "inline":
+            for child in token.children or ():
+                if child.type in ("softbreak", "hardbreak"):
+                    line += 1
+                elif child.type == "text":
+                    found.append(Run(TEXT, line, child.content))
+                elif child.type == "code_inline":
+                    found.append(Run(CODE_SPAN, line, child.content))
+                elif child.type == "html_inline":
+                    found.append(Run(HTML, line, child.content))
+                    line += child.content.count("\n")
+    return found
+
+
 def _parse(text: str) -> list:
     global _parser
     if _parser is None:

@@ -8,7 +8,20 @@ ending in `FAMILY = Family(...)` plus one line here.
 from __future__ import annotations
 
 from mnemolint.options import SHARED, Option
-from mnemolint.rules import ai_memory, frontmatter, gitignore, index, links, nested, secrets, text, topic, wave
+from mnemolint.rules import (
+    ai_memory,
+    claude,
+    codex,
+    frontmatter,
+    gitignore,
+    index,
+    links,
+    nested,
+    secrets,
+    text,
+    topic,
+    wave,
+)
 from mnemolint.rules.base import Family, Rule
 
 FAMILIES: tuple[Family, ...] = (
@@ -18,6 +31,8 @@ FAMILIES: tuple[Family, ...] = (
     text.FAMILY,
     wave.FAMILY,
     nested.FAMILY,
+    claude.FAMILY,
+    codex.FAMILY,
     links.FAMILY,
     secrets.FAMILY,
     ai_memory.FAMILY,

@@ -18,6 +18,10 @@ from mnemolint.parse.document import Document
 from mnemolint.parse.textutil import js_lstrip_count, js_trim, quote, utf16_len, utf16_prefix_index
 from mnemolint.rules.base import ON_CONTAINER, ON_MEMBERS, Family, rule
 
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
+if TYPE_CHECKING:
+    from mnemolint.load import Load
+
 MAX_LINES = Option("index-max-lines", INT, 200, "lines of `MEMORY.md` the agent loads (seed 000, auto memory 2)")
 MAX_CHARS = Option(
     "index-max-chars", INT, 25_000, "UTF-16 characters of `MEMORY.md` the agent loads (seed 000, capacity 1)"
@@ -61,6 +65,12 @@ def index_over_load_limit(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
             f"the first {max_lines} lines / {max_chars:,} characters and silently drops the rest. {_advice(options)}"
         )
         return
+    strictest = _strictest(memdir, max_lines, max_chars)
+    if strictest is None or not strictest.cut:
+        return
+    if strictest.reader.strips_index_markup:
+        yield _stripped_over(memdir, strictest, max_lines, max_chars)
+        return
     cut = memdir.cut(max_lines, max_chars)
     if cut is None or not (cut.over_lines or cut.over_chars):
         return
@@ -89,8 +99,62 @@ def index_over_load_limit(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     yield Hit(
         f"MEMORY.md is {reason}: the agent loads only {cut.loaded_lines:,} of {cut.total_lines:,} lines; "
         f"{lost:,} {'line is' if lost == 1 else 'lines are'} cut off, starting at line {cut.first_dropped}"
-        f"{quoted}. {_advice(options)}",
+        f"{quoted}.{_lenient(memdir, max_lines, max_chars)} {_advice(options)}",
         line=cut.first_dropped,
+    )
+
+
+def _loads(memdir: MemoryDir, max_lines: int, max_chars: int) -> list[Load]:
+    """What each agent that may read the dir keeps of its index (load.py, one place for all)."""
+    from mnemolint.load import load
+
+    text = memdir.index.text if memdir.index is not None else None
+    if text is None:
+        return []
+    return [load(text, reader, max_lines, max_chars) for reader in memdir.readers]
+
+
+def _strictest(memdir: MemoryDir, max_lines: int, max_chars: int) -> Load | None:
+    """The reading that loses the most of the index: where the reader is not known, the stricter
+    count is the one reported (Wave's raw count is never below Claude Code's stripped one)."""
+    loads = _loads(memdir, max_lines, max_chars)
+    return max(loads, key=lambda each: (len(each.remainder), each.lines), default=None)
+
+
+def _lenient(memdir: MemoryDir, max_lines: int, max_chars: int) -> str:
+    """For a dir either agent may read: what the other one, which counts less, keeps."""
+    loads = _loads(memdir, max_lines, max_chars)
+    if len(loads) < 2 or loads[0].lines == loads[1].lines and loads[0].chars == loads[1].chars:
+        return ""
+    strict, other = sorted(loads, key=lambda each: (len(each.remainder), each.lines), reverse=True)[:2]
+    kept = "loads all of it" if not other.cut else f"loads {other.loaded_lines:,} of {other.lines:,} lines"
+    return (
+        f" That is {strict.reader.title}'s count; {other.reader.title}, which strips the frontmatter and "
+        f"block-level HTML comments before it counts, {kept}."
+    )
+
+
+def _stripped_over(memdir: MemoryDir, cut: Load, max_lines: int, max_chars: int) -> Hit:
+    """MEM101 for a reader that counts the index without its frontmatter and block comments
+    (Claude Code, READERS.md B): its numbers, its warning, the first dropped line in the file."""
+    dropped = next((line for line in cut.remainder.split("\n") if line.strip()), "")
+    number = next(
+        (line.number for line in memdir.lines[cut.loaded_lines - 1 :] if dropped and line.text.rstrip("\r") == dropped),
+        None,
+    )
+    reasons = []
+    if cut.over_chars:
+        reasons.append(f"{cut.chars:,} characters (limit: {max_chars:,})")
+    if cut.over_lines:
+        reasons.append(f"{cut.lines:,} lines (limit: {max_lines})")
+    where = f", starting at line {number}" if number else ""
+    quoted = f' ("{quote(dropped)}")' if dropped else ""
+    lost = cut.dropped_lines
+    return Hit(
+        f"MEMORY.md is {' and '.join(reasons)}: {cut.reader.title} loads only {cut.loaded_lines:,} of "
+        f"{cut.lines:,} lines, counted once it has stripped the frontmatter and block-level HTML comments; "
+        f"{lost:,} {'line is' if lost == 1 else 'lines are'} cut off{where}{quoted}. It warns: {cut.warning}",
+        line=number,
     )
 
 
@@ -104,10 +168,10 @@ def index_over_load_limit(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
 )
 def index_near_limit(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     max_lines, max_chars = options["index-max-lines"], options["index-max-chars"]
-    cut = memdir.cut(max_lines, max_chars)
-    if cut is None:
+    strictest = _strictest(memdir, max_lines, max_chars)
+    if strictest is None:
         return
-    lines, chars = cut.total_lines, cut.chars
+    lines, chars = strictest.lines, strictest.chars  # as the agent that counts the most counts them
     ratio = max(lines / max_lines, chars / max_chars)
     if options["index-warn-ratio"] <= ratio and lines <= max_lines and chars <= max_chars:
         yield Hit(

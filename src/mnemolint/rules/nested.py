@@ -14,12 +14,9 @@ from mnemolint.kinds.instructions import AGENTS_MD, CLAUDE_MD, INSTRUCTION_FILE
 from mnemolint.model import ERROR, WARNING, Hit
 from mnemolint.options import MAX_FILE_BYTES
 from mnemolint.parse.document import Document
+from mnemolint.parse.imports import IMPORTED, IN_CODE, imports
 from mnemolint.readers import CLAUDE
 from mnemolint.rules.base import EVERY_FILE, TREE, Family, rule
-
-# An `@path` import as Claude Code finds it: `@` at the start of a line or after a space
-# (claudemd.ts:18-25); the path ends at whitespace, a `#fragment` is stripped.
-_IMPORT = re.compile(r"(?:^|\s)@([^\s#]+)")
 
 
 @rule(
@@ -56,47 +53,36 @@ def claude_md_shadowed(tree: Tree, options: dict) -> Iterator[Hit]:
         )
 
 
-IMPORTED = "imported"
 _WHY_NOT = {
-    "in code": " Its `@{written}` is inside code or an HTML comment, where Claude Code imports nothing.",
+    IN_CODE: " Its `@{written}` is inside code or an HTML comment, where Claude Code imports nothing.",
     "elsewhere": " `@{written}` resolves relative to this file, not to the `AGENTS.md` beside it, and Claude "
     "Code drops an import it cannot find silently.",
     "named": " Naming or linking `AGENTS.md` is not importing it: Claude Code loads it only if the model decides "
     "to open it.",
 }
-_COMMENT = re.compile(r"<!--.*?-->")
+_COMMENTED = re.compile(r"<!--(?:(?!-->)[\s\S])*?@(?:\./)?AGENTS\.md")  # an import left in an HTML comment
 
 
 def _import_of(document: Document, target: str) -> tuple[str | None, str]:
-    """How `document` (a `CLAUDE.md`) refers to `target`, resolved as Claude Code resolves an
-    `@path` (relative to the importing file, `@~/` from home, `@/` absolute; not inside code, a
-    code span or an HTML comment, claudemd.ts:459-533): IMPORTED, "in code", "elsewhere" (an
-    `@…AGENTS.md` that leads to another file), "named" (mentioned only), or None; with the
-    import as written."""
+    """How `document` (a `CLAUDE.md`) refers to `target`, its imports found and resolved as Claude
+    Code does (parse/imports.py): IMPORTED, IN_CODE (in code or an HTML comment, so not imported),
+    "elsewhere" (an `@…AGENTS.md` that leads to another file), "named" (mentioned only), or None;
+    with the import as written."""
     text = document.text or ""
     if AGENTS_MD not in text:
         return None, ""
-    folder = os.path.dirname(document.path)
-    code: set[int] | None = None
     found: tuple[str | None, str] = ("named", "")
-    for number, line in enumerate(document.lines, start=1):
-        for match in _IMPORT.finditer(line):
-            written = match.group(1)
-            if not written.endswith(AGENTS_MD):
-                continue
-            path = os.path.expanduser(written) if written.startswith("~/") else os.path.join(folder, written)
-            if os.path.normpath(path) != target:
-                found = ("elsewhere", written) if found[0] == "named" else found
-                continue
-            if code is None:
-                from mnemolint.parse.markdown import code_lines
-
-                code = code_lines(text) or set()
-            bare = _COMMENT.sub(" ", line)
-            if number in code or f"`{match.group(0).strip()}`" in line or match.group(0).strip() not in bare:
-                found = ("in code", written)
-            else:
+    for each in imports(text, os.path.dirname(document.path)):
+        if not each.written.endswith(AGENTS_MD):
+            continue
+        if each.path == target:
+            if each.where == IMPORTED:
                 return IMPORTED, ""
+            found = (IN_CODE, each.written)
+        elif found[0] == "named":
+            found = ("elsewhere", each.written)
+    if found[0] == "named" and _COMMENTED.search(text):
+        found = (IN_CODE, AGENTS_MD)
     return found
 
 

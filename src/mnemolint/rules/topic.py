@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from mnemolint.kinds.memory import SKIPPED, TOPIC, TYPES, unindexable
-from mnemolint.model import ERROR, WARNING, Hit
+from mnemolint.kinds.rules import RULE_FILE
+from mnemolint.model import ERROR, INFO, WARNING, Hit
 from mnemolint.options import INT, RATIO, Option
 from mnemolint.parse import frontmatter as fm
 from mnemolint.parse.document import Document
@@ -204,6 +206,133 @@ def topic_unindexable_name(document: Document, options: dict) -> Iterator[Hit]:
         yield Hit(SKIPPED.format(problem=problem))
 
 
+_BLOCK_SCALAR = re.compile(r"^[A-Za-z_][\w-]*:[ \t]*[>|][-+]?[ \t]*$")
+_NEEDS_QUOTES = re.compile(r":\s|\s#|^[\s\-?:,\[\]{}#&*!|>'\"%@`]|\s$")
+
+
+@rule(
+    "MEM211",
+    "frontmatter-misread",
+    WARNING,
+    reads=(TOPIC, RULE_FILE),
+    summary="A frontmatter field that Wave's own reader takes differently from YAML.",
+)
+def frontmatter_misread(document: Document, options: dict) -> Iterator[Hit]:
+    if not document.reader.own_frontmatter_reader or document.text is None:
+        return
+    front = document.frontmatter
+    if front.status != fm.OK or not isinstance(front.data, dict) or not front.data:
+        return
+    from mnemolint.parse import wave_frontmatter
+
+    if document.text.startswith("\ufeff"):
+        yield Hit(
+            "The file starts with a byte-order mark, so Wave's reader finds no frontmatter in it at all "
+            f"(YAML readers find {len(front.data)} field{'s' if len(front.data) != 1 else ''}): Wave gets none "
+            "of them. Save the file as UTF-8 without a BOM (TXT001's fix).",
+            line=1,
+        )
+        return
+    wave = wave_frontmatter.read(document.text)
+    if wave is None:
+        return
+    for key, truth in front.data.items():
+        line = front.key_line(key) or 1
+        if key == "metadata" and isinstance(truth, dict) and "description" in truth and "description" not in front.data:
+            yield Hit(
+                f"`metadata:` is one string to Wave's reader (`{quote(str(wave.get(key, '')))}`), so the nested "
+                "`description` is lost there: Wave gets no description. Move `description:` to the top level.",
+                line=line,
+            )
+        if key == "paths" or not isinstance(truth, str):
+            continue  # rule `paths` are WAV010's; Wave keeps no other type to compare
+        got = wave.get(key)
+        expected = truth.strip()
+        if got == expected:
+            continue
+        why = _why(got, expected)
+        if why == _COMMENT:  # the `#…` may be text YAML drops: both spellings keep what was meant
+            advice = (
+                f"If the `#…` is part of the text, quote it: {_rewrite(key, str(got), quoted=True)}; if it is "
+                "a comment, move it to a line of its own"
+            )
+        else:
+            advice = f"Write it so that every reader gets the same: {_rewrite(key, expected)}"
+        yield Hit(
+            f"`{key}`: Wave's reader gets {_shown(got)} where YAML gives {_shown(expected)}{why}. {advice}.",
+            line=line,
+        )
+    for key in wave:
+        if key not in front.data and not any(isinstance(v, dict) and key in v for v in front.data.values()):
+            yield Hit(
+                f"`{key}:` is a continuation line of another value in YAML, but Wave's reader ignores "
+                f"indentation and takes it as a key of its own (`{key}` = {_shown(wave[key])}). Put the value "
+                "on one line.",
+                line=front.key_line(key) or _line_of(front, key),
+            )
+    kind = front.data.get("type")
+    if isinstance(kind, str) and kind not in TYPES and kind.lower() in TYPES and wave.get("type") == kind:
+        yield Hit(
+            f"`type: {quote(kind)}`: Wave matches the type case-sensitively, so this memory has no type there "
+            f"(it is filed untyped). Write `type: {kind.lower()}`.",
+            line=front.key_line("type") or 1,
+        )
+    scalars = [text for text in front.yaml_lines if _BLOCK_SCALAR.match(text.rstrip("\r"))]
+    if scalars:
+        yield Hit(
+            f"`{scalars[0].split(':', 1)[0]}` is a block scalar (`{scalars[0].split(':', 1)[1].strip()}`): the "
+            "older Wave reader (W-HEAD) takes it as that literal text and loses the value, which the newer one "
+            "reads. Write the value on one line if the file must work with older Wave versions.",
+            line=_line_of(front, scalars[0].split(":", 1)[0]),
+            severity=INFO,
+        )
+
+
+_COMMENT = " (it keeps an inline `# comment` as part of the value)"
+
+
+def _shown(value: object) -> str:
+    if value is None or value == []:
+        return "nothing"
+    if isinstance(value, list):
+        return "the list " + ", ".join(f"`{quote(item)}`" for item in value)
+    return f"`{quote(str(value))}`"
+
+
+def _why(got: object, expected: str) -> str:
+    """What in Wave's reader made the difference (READERS.md §1)."""
+    if not isinstance(got, str):
+        return ""
+    if "#" in got and got.startswith(expected.rstrip()):
+        return _COMMENT
+    if got == re.sub(r"^[\"']|[\"']$", "", expected):
+        return " (it strips a quote at either end, even one that does not close)"
+    if got and expected.startswith(got) and len(got) < len(expected):
+        return " (it drops the continuation lines of a plain value that starts on the key's line)"
+    return ""
+
+
+def _rewrite(key: str, value: str, quoted: bool = False) -> str:
+    """A one-line spelling that YAML and Wave read alike; none when no quoting is safe for both."""
+    if "\n" in value:
+        return "one line per value, or a `|` block (read alike by YAML and the newer Wave)"
+    if not quoted and not _NEEDS_QUOTES.search(value) and value[-1:] not in "\"'":
+        return f"`{key}: {quote(value)}`"
+    if "'" not in value:
+        return f"`{key}: '{quote(value)}'`"
+    if '"' not in value:
+        return f'`{key}: "{quote(value)}"`'
+    return "a wording without quotes at either end"
+
+
+def _line_of(front: fm.FrontMatter, key: str) -> int:
+    """The file line of the first frontmatter line that starts `key:` at any indentation."""
+    for offset, text in enumerate(front.yaml_lines):
+        if text.strip().startswith(f"{key}:"):
+            return front.fence_line + 1 + offset
+    return front.fence_line or 1
+
+
 FAMILY = Family(
     "MEM2",
     "topic files",
@@ -216,5 +345,6 @@ FAMILY = Family(
         topic_missing_field,
         topic_invalid_type,
         topic_unindexable_name,
+        frontmatter_misread,
     ),
 )
