@@ -471,6 +471,8 @@ def test_txt004_fires_on_user_paths_in_every_kind(tree, line: str) -> None:
         "servers keep it in /home/ubuntu/app and CI in /home/runner/work\n",
         "never `C:\\Users\\...` nor /Users/.../repo nor D:\\projects\\... nor /home/$USER/x\n",
         "a rule like Read(/Users/alice/file)\n",
+        "assume clones live under the profile (`C:\\Users\\<user>\\...`)\n",
+        'refer to it generically (e.g. "the extension repo" not `D:\\projects\\bga\\assistant`)\n',
     ],
 )
 def test_txt004_stays_quiet_on_relative_paths_urls_and_code(tree, text: str) -> None:

@@ -116,6 +116,11 @@ _NOT_A_PERSON = frozenset(
     | {"ubuntu", "ec2-user", "centos", "debian", "admin", "runner", "vscode", "node", "codespace", "root"}
 )
 _REST_OF_PATH = re.compile(r"[^\s`'\"<>|]*")
+# A path given as an example of what to write, or of what not to ("e.g. … not `D:\projects\x`").
+_AS_EXAMPLE = re.compile(
+    r"(?:\be\.g\.|\bfor (?:example|instance)|\bsuch as|\binstead of|\bexamples?\s*:).{0,200}$", re.I
+)
+_HOME_ROOTS = ("Users", "Documents and Settings")  # a drive's home folder with no user after it
 
 
 def _user_path(line: str) -> re.Match | None:
@@ -124,6 +129,10 @@ def _user_path(line: str) -> re.Match | None:
     for match in _ABSOLUTE.finditer(line):
         user = match.group("user") or match.group("win")
         if user is not None and (user.casefold() in _NOT_A_PERSON or user.startswith(("%", "$", "{", "."))):
+            continue
+        if match.group().rstrip("\\/").endswith(_HOME_ROOTS):
+            continue  # `C:\Users\<user>\…`: the user is a placeholder
+        if _AS_EXAMPLE.search(line, 0, match.start()):
             continue
         rest = _REST_OF_PATH.match(line, match.end())
         if rest is None or ("..." not in rest.group() and "…" not in rest.group()):
