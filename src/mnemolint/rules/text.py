@@ -115,6 +115,8 @@ _NOT_A_PERSON = frozenset(
     {"...", "…", "user", "username", "yourname", "your-name", "you", "me", "name", "alice", "bob", "example"}
     | {"ubuntu", "ec2-user", "centos", "debian", "admin", "runner", "vscode", "node", "codespace", "root"}
 )
+# What every match of `_ABSOLUTE` holds: a plain substring test rules out most files at once.
+_MARKS = ("/home/", "/Users/", ":\\", ":/Users", ":/Documents and Settings")
 _REST_OF_PATH = re.compile(r"[^\s`'\"<>|]*")
 # A path given as an example of what to write, or of what not to ("e.g. … not `D:\projects\x`").
 _AS_EXAMPLE = re.compile(
@@ -149,8 +151,8 @@ def _user_path(line: str) -> re.Match | None:
 )
 def absolute_path(document: Document, options: dict) -> Iterator[Hit]:
     text = document.text
-    if not text or not _ABSOLUTE.search(text):
-        return  # most files hold none: no Markdown parse for them
+    if not text or not any(mark in text for mark in _MARKS) or not _ABSOLUTE.search(text):
+        return  # most files hold none: no regex scan, no Markdown parse for them
     from mnemolint.parse import markdown
 
     code = markdown.code_lines(text) or set()
