@@ -84,10 +84,17 @@ def _readers(path: str, agents: list[str]) -> tuple[Reader, ...]:
     return tuple(found)
 
 
-def _git(path: str, *arguments: str) -> bytes | None:
-    """What `git -C path …` prints; None outside a work tree, without git, or past the timeout."""
+def git(path: str, *arguments: str, timeout: float = _GIT_TIMEOUT) -> bytes | None:
+    """What `git -C path …` prints; None outside a work tree, without git, or past `timeout`
+    seconds. The one place mnemolint runs git: with no terminal to ask, it never waits for input."""
     try:
-        done = subprocess.run(["git", "-C", path, *arguments], capture_output=True, timeout=_GIT_TIMEOUT, check=False)
+        done = subprocess.run(
+            ["git", "-C", path, *arguments],
+            capture_output=True,
+            stdin=subprocess.DEVNULL,
+            timeout=timeout,
+            check=False,
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     return done.stdout if done.returncode == 0 else None
@@ -97,7 +104,7 @@ def _git_files(path: str) -> list[str] | None:
     """The work tree's files below `path`, relative to it; None outside a work tree or without git.
     A linked worktree in `.wave/worktrees/<name>/` is a work tree of its own, which git lists as
     that one folder (`.wave/worktrees/<name>/`): its files are listed from it."""
-    listed = _git(path, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+    listed = git(path, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
     if listed is None:
         return None
     files: list[str] = []
@@ -115,24 +122,24 @@ def _git_files(path: str) -> list[str] | None:
 def is_tracked(path: str) -> bool:
     """Whether the file at `path` is in git's index (committed or staged): what every clone gets."""
     folder, name = os.path.split(path)
-    listed = _git(folder, "ls-files", "-z", "--cached", "--", name)
+    listed = git(folder, "ls-files", "-z", "--cached", "--", name)
     return bool(listed and listed.strip(b"\0"))
 
 
 def linked_worktrees(path: str) -> list[str]:
     """The other work trees of the git repository holding `path` (`git worktree add`), whose files
     the agents match by their checkout-relative path (seed 000, path rules 6)."""
-    listed = _git(path, "worktree", "list", "--porcelain")
+    listed = git(path, "worktree", "list", "--porcelain")
     if listed is None:
         return []
     trees = [os.fsdecode(line[len(b"worktree ") :]) for line in listed.splitlines() if line.startswith(b"worktree ")]
     return [os.path.normpath(tree) for tree in trees[1:]]  # the first is the main work tree
 
 
-def git_top_level(path: str) -> str | None:
+def git_top_level(path: str, timeout: float = _GIT_TIMEOUT) -> str | None:
     """The top of the git work tree holding `path`, or None."""
-    top = _git(path, "rev-parse", "--show-toplevel")
-    return os.path.normpath(os.fsdecode(top.strip())) if top else None
+    top = git(path, "rev-parse", "--show-toplevel", timeout=timeout)
+    return os.path.normpath(os.fsdecode(top.rstrip(b"\n"))) if top else None
 
 
 def _not_ignored(path: str, options: dict) -> list[str]:

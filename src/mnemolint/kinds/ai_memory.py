@@ -85,35 +85,21 @@ class AiMemoryDir(Container):
     def git_top(self) -> str | None:
         """The top level of the git work tree holding the project, None outside one (or without git)."""
         if self._git_top is False:
-            found = _git(["rev-parse", "--show-toplevel"], self.project)
-            self._git_top = os.path.realpath(found.rstrip("\n")) if found else None
+            from mnemolint.project import git_top_level
+
+            found = git_top_level(self.project, timeout=GIT_TIMEOUT)
+            self._git_top = os.path.realpath(found) if found else None
         return self._git_top  # type: ignore[return-value]
 
     @property
     def tracked(self) -> list[str]:
         """Paths below `.ai-memory/` (relative to it, POSIX) that git tracks; none outside a work tree."""
         if self._tracked is None:
-            listed = _git(["ls-files", "-z", "--", "."], self.path) if self.git_top else None
-            self._tracked = sorted(name for name in (listed or "").split("\0") if name)
+            from mnemolint.project import git
+
+            listed = git(self.path, "ls-files", "-z", "--", ".", timeout=GIT_TIMEOUT) if self.git_top else None
+            self._tracked = sorted(os.fsdecode(name) for name in (listed or b"").split(b"\0") if name)
         return self._tracked
-
-
-def _git(args: list[str], cwd: str) -> str | None:
-    """git's output, or None when git is missing, fails, or takes longer than `GIT_TIMEOUT`."""
-    import subprocess
-
-    try:
-        done = subprocess.run(
-            ["git", *args],
-            cwd=cwd,
-            capture_output=True,
-            timeout=GIT_TIMEOUT,
-            stdin=subprocess.DEVNULL,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return os.fsdecode(done.stdout) if done.returncode == 0 else None
 
 
 def _located(directory: str) -> bool:
