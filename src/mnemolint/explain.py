@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from mnemolint.kinds.instructions import AGENTS_MD, CLAUDE_LOCAL_MD, CLAUDE_MD
+from mnemolint.kinds.instructions import AGENTS_MD, CLAUDE_LOCAL_MD, CLAUDE_MD, DOT_CLAUDE_MD
 from mnemolint.kinds.rules import HOMES, LOAD_ORDER, RulesDir
 from mnemolint.parse.globs import NEGATED
 from mnemolint.paths import inside, upwards
@@ -174,7 +174,7 @@ def _for_claude(scan: _Scan) -> Explanation:
     folder from the one it works in down to the file's (never `AGENTS.md`), user rules first."""
     found = Explanation(CLAUDE)
     root = scan.root
-    names = (CLAUDE_MD, os.path.join(CLAUDE.home, CLAUDE_MD), CLAUDE_LOCAL_MD)
+    names = (CLAUDE_MD, os.path.join(*DOT_CLAUDE_MD.split("/")), CLAUDE_LOCAL_MD)
     found.memory = [
         _shown(os.path.join(root, name), root) for name in names if os.path.isfile(os.path.join(root, name))
     ]

@@ -25,12 +25,22 @@ NAMES = (AGENTS_MD, AGENTS_OVERRIDE_MD, CLAUDE_MD, CLAUDE_LOCAL_MD)
 CODEX_NAMES = (AGENTS_OVERRIDE_MD, AGENTS_MD)  # the first one present in a folder is read
 
 
-def _companions(path: str) -> list[str]:
-    """The other instruction files of the folder (`.claude/CLAUDE.md` speaks for the one above)."""
-    folder = os.path.dirname(path)
+DOT_CLAUDE_MD = f"{CLAUDE.home}/{CLAUDE_MD}"  # read by Claude Code as the folder's own CLAUDE.md
+
+
+def placed(path: str) -> tuple[str, str]:
+    """The folder an instruction file speaks for, and its name there: `.claude/CLAUDE.md` speaks for
+    the folder above `.claude` (claudemd.ts:878-933), as `DOT_CLAUDE_MD`."""
+    folder, name = os.path.split(path)
     if os.path.basename(folder) == CLAUDE.home:
-        folder = os.path.dirname(folder)
-    paths = [os.path.join(folder, name) for name in NAMES] + [os.path.join(folder, CLAUDE.home, CLAUDE_MD)]
+        return os.path.dirname(folder), f"{CLAUDE.home}/{name}"
+    return folder, name
+
+
+def _companions(path: str) -> list[str]:
+    """The other instruction files of the folder it speaks for."""
+    folder = placed(path)[0]
+    paths = [os.path.join(folder, *name.split("/")) for name in (*NAMES, DOT_CLAUDE_MD)]
     return [other for other in paths if other != path and os.path.isfile(other)]
 
 

@@ -10,12 +10,11 @@ import re
 from collections.abc import Iterator
 
 from mnemolint.discover.tree import Tree
-from mnemolint.kinds.instructions import AGENTS_MD, CLAUDE_MD, INSTRUCTION_FILE
+from mnemolint.kinds.instructions import AGENTS_MD, CLAUDE_MD, DOT_CLAUDE_MD, INSTRUCTION_FILE, placed
 from mnemolint.model import ERROR, WARNING, Hit
 from mnemolint.options import MAX_FILE_BYTES
 from mnemolint.parse.document import Document
 from mnemolint.parse.imports import IMPORTED, IN_CODE, imports
-from mnemolint.readers import CLAUDE
 from mnemolint.rules.base import EVERY_FILE, TREE, Family, rule
 
 
@@ -30,13 +29,11 @@ def claude_md_shadowed(tree: Tree, options: dict) -> Iterator[Hit]:
     by_folder: dict[str, dict[str, Document]] = {}
     for document in tree.documents:
         if document.kind is INSTRUCTION_FILE:
-            folder, name = os.path.split(document.path)
-            if os.path.basename(folder) == CLAUDE.home:  # `.claude/CLAUDE.md` speaks for the folder above
-                folder, name = os.path.dirname(folder), f"{CLAUDE.home}/{name}"
+            folder, name = placed(document.path)
             by_folder.setdefault(folder, {})[name] = document
     for files in by_folder.values():
         agents = files.get(AGENTS_MD)
-        claudes = [files[name] for name in (CLAUDE_MD, f"{CLAUDE.home}/{CLAUDE_MD}") if name in files]
+        claudes = [files[name] for name in (CLAUDE_MD, DOT_CLAUDE_MD) if name in files]
         if agents is None or not claudes or not agents.readable or not all(doc.readable for doc in claudes):
             continue
         verdicts = [_import_of(claude, agents.path) for claude in claudes]
