@@ -107,12 +107,10 @@ class RulesDir(Container):
             ),
             key=lambda other: other.order,
         )
-        winners = {
-            document.rel: document
-            for other in later
-            for document in other.rules
-            if document.path not in other.unloaded(WAVE)  # a rule a dangling link keeps out wins nothing
-        }
+        winners: dict[str, Document] = {}
+        for other in later:
+            kept_out = other.unloaded(WAVE)  # a rule a dangling link keeps out wins nothing
+            winners.update((document.rel, document) for document in other.rules if document.path not in kept_out)
         return [(document, winners[document.rel]) for document in self.rules if document.rel in winners]
 
     @property
