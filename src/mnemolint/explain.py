@@ -113,7 +113,7 @@ class _Scan:
     """What both agents' explanations start from: the file, the project, its rules dirs, the glob
     expansion limit, and the chain of folders from the project down to the file."""
 
-    __slots__ = ("target", "root", "dirs", "limit", "show_all", "chain", "options")
+    __slots__ = ("target", "root", "dirs", "limit", "show_all", "chain", "options", "_relative")
 
     def __init__(self, target: str, root: str, dirs: list[RulesDir], limit: int, show_all: bool, options: dict) -> None:
         self.options = options
@@ -123,6 +123,15 @@ class _Scan:
         self.limit = limit
         self.show_all = show_all
         self.chain = _folders_between(root, target)
+        self._relative: dict[str, str | None] = {}
+
+    def relative(self, base: str) -> str | None:
+        """The file relative to `base` as the agents match it, asked once per base (it may run git)."""
+        if base not in self._relative:
+            from mnemolint.project import relative_to
+
+            self._relative[base] = relative_to(self.target, base)
+        return self._relative[base]
 
 
 def _folders_between(root: str, target: str) -> list[str]:
@@ -225,7 +234,7 @@ def _judge(found: Explanation, rules_dir: RulesDir, document: Document, scan: _S
         found.always.append(_entry(rules_dir, document, root))
         return
     base = root if rules_dir.user else rules_dir.base
-    rel = _relative(scan.target, base)
+    rel = scan.relative(base)
     if rel is None:
         why = OUTSIDE_BASE
         matched = None
@@ -262,19 +271,6 @@ def _matching(globs: list, rel: str, reader: Reader) -> str | None:
         if last is not None and not last.negated:
             return last.written
     return None
-
-
-def _relative(target: str, base: str) -> str | None:
-    """`target` relative to `base` as the agents match it: through a linked worktree of the same
-    repository when it lies in one; None when it cannot be said relative to `base` at all."""
-    from mnemolint.project import checkout_relative, linked_worktrees
-
-    if not inside(target, base):
-        tree = next((tree for tree in linked_worktrees(base) if inside(target, tree)), None)
-        if tree is None:
-            return None
-        target = os.path.join(base, os.path.relpath(target, tree))
-    return checkout_relative(os.path.relpath(target, base).replace(os.sep, "/"))
 
 
 def _entry(rules_dir: RulesDir, document: Document, root: str, why: str = "") -> Entry:

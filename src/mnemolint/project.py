@@ -15,7 +15,7 @@ import subprocess
 
 from mnemolint.errors import ConfigError
 from mnemolint.options import defaults
-from mnemolint.paths import DEFAULT_EXCLUDES
+from mnemolint.paths import DEFAULT_EXCLUDES, inside
 from mnemolint.readers import BY_NAME, CLAUDE, WAVE
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
@@ -53,12 +53,22 @@ class Project:
         return self._files
 
     def relative(self, path: str) -> str | None:
-        """`path` relative to the project as the agents match it, or None when it cannot be said
-        relative to it (outside the folder: "relativization failed", seed 000 path rules 7)."""
-        absolute = os.path.abspath(path)
-        if absolute != self.path and not absolute.startswith(self.path.rstrip(os.sep) + os.sep):
+        """`path` relative to the project as the agents match it (`relative_to`)."""
+        return relative_to(path, self.path)
+
+
+def relative_to(path: str, base: str) -> str | None:
+    """`path` relative to `base` as the agents match it (POSIX): a file in one of Wave's linked
+    worktrees or in a linked git worktree of the same repository by its checkout-relative path
+    (seed 000, path rules 6); None when it cannot be said relative to `base` at all
+    ("relativization failed", path rules 7)."""
+    absolute = os.path.abspath(path)
+    if not inside(absolute, base):
+        tree = next((tree for tree in linked_worktrees(base) if inside(absolute, tree)), None)
+        if tree is None:
             return None
-        return checkout_relative(os.path.relpath(absolute, self.path).replace(os.sep, "/"))
+        absolute = os.path.join(base, os.path.relpath(absolute, tree))
+    return checkout_relative(os.path.relpath(absolute, base).replace(os.sep, "/"))
 
 
 def checkout_relative(rel: str) -> str:
