@@ -25,6 +25,7 @@ TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on ev
 if TYPE_CHECKING:
     import argparse
 
+    from mnemolint.kinds.base import ContainerType
     from mnemolint.model import Diagnostic
 
 NAME = "hook"
@@ -124,15 +125,15 @@ def written_path(event: object) -> str | None:
 
 def in_memory(path: str) -> bool:
     """Whether `path` is a memory file, by its name alone (no file is read or even looked at)."""
-    parts = path.split(os.sep)
-    name, directories = parts[-1], parts[:-1]
-    from mnemolint.kinds.ai_memory import DIR_NAME
+    from mnemolint.kinds.ai_memory import AI_MEMORY_DIR
     from mnemolint.kinds.instructions import NAMES
-    from mnemolint.kinds.rules import HOMES, RULES
+    from mnemolint.kinds.memory import INDEX_NAME
+    from mnemolint.kinds.rules import RULES_DIR
 
-    if name in NAMES or name == "MEMORY.md" or DIR_NAME in directories:
+    name = os.path.basename(path)
+    if name in NAMES or name == INDEX_NAME:
         return True
-    if any(home in HOMES and rules == RULES for home, rules in zip(directories, directories[1:], strict=False)):
+    if _inside_a(path, AI_MEMORY_DIR) or _inside_a(path, RULES_DIR):
         return True
     return name.endswith(".md") and memory_dir_of(path) is not None
 
@@ -141,14 +142,15 @@ def memory_dir_of(path: str) -> str | None:
     """The agent's own memory dir (`<home>/projects/<id>/memory`) holding `path`, by name alone."""
     from mnemolint.kinds.memory import MEMORY_DIR
 
-    directory = os.path.dirname(path)
-    while True:
-        if MEMORY_DIR.located(directory):
-            return directory
-        parent = os.path.dirname(directory)
-        if parent == directory:
-            return None
-        directory = parent
+    return _inside_a(path, MEMORY_DIR)
+
+
+def _inside_a(path: str, container: ContainerType) -> str | None:
+    """The nearest folder above `path` that is a container of this type by where it is (its
+    `located`, which looks at the name only), or None."""
+    from mnemolint.paths import upwards
+
+    return next((folder for folder in upwards(os.path.dirname(path)) if container.located(folder)), None)
 
 
 def reminder(path: str, config: str | None = None) -> str:
