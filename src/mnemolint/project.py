@@ -3,9 +3,10 @@ for Claude Code), which agents use it, and the files it holds — what rule glob
 against (READERS.md §2 and B).
 
 The files are `git ls-files --cached --others --exclude-standard` inside a git work tree (what the
-repository has, tracked or not, ignored files left out), else the files the discovery walk met
-under the folder, less those a `.gitignore` ignores. Either is listed once, and only when a rule
-asks: most runs lint no rule glob.
+repository has, tracked or not, ignored files left out), else a walk of the folder of its own,
+less what a `.gitignore` ignores (a run over one changed file walks only that file's container).
+Either is listed once, and only when a rule asks: most runs lint no rule glob. This is also the
+one module that runs git.
 """
 
 from __future__ import annotations
