@@ -22,7 +22,7 @@ TOPIC = "---\nname: {0}\ndescription: {0} notes\ntype: project\n---\nBody.\n"
 
 
 def test_lint_finds_what_check_finds(tmp_path: Path) -> None:
-    write_tree(tmp_path, {"mem/MEMORY.md": "- [A](a.md) — a notes\n- [Gone](gone.md)\n", "mem/a.md": TOPIC.format("a")})
+    write_tree(tmp_path, {"mem/MEMORY.md": "- [A](a.md) — a notes\n- [gone](gone.md)\n", "mem/a.md": TOPIC.format("a")})
     found = api.lint(tmp_path / "mem")
     assert [(finding.code, Path(finding.path).name, finding.line) for finding in found] == [("MEM104", "MEMORY.md", 2)]
     assert api.lint([tmp_path / "mem"], {"ignore": ["MEM104"]}) == []

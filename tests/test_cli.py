@@ -24,13 +24,13 @@ CLEAN = {
 # One finding each of MEM103 (line 5), MEM104 (line 4), MEM105 (c.md), MEM203 (c.md), FM004 (b.md).
 MIXED = {
     **CLEAN,
-    "memory/MEMORY.md": f"# Memory\n\n- [A](a.md) — About a\n- [Gone](gone.md) — deleted\n- [B](b.md) — {LONG}\n",
-    "memory/b.md": f"---\nname: b\ndescription: {LONG}\ntype: user\nflag: no\n---\nbody\n",
+    "memory/MEMORY.md": f"# Memory\n\n- [A](a.md) — About a\n- [gone](gone.md)\n- [B](b.md) — {LONG}\n",
+    "memory/b.md": f"---\nname: b\ndescription: {LONG}\ntype: user\nwhen: no\n---\nbody\n",
     "memory/c.md": "---\nname: c\ntype: user\n---\nbody\n",
 }
 MIXED_CODES = {"MEM103", "MEM104", "MEM105", "MEM203", "FM004"}
 # A single info finding: the index entry no longer matches the topic's description.
-DRIFT = {**CLEAN, "memory/MEMORY.md": "- [A](a.md) — Something else entirely\n"}
+DRIFT = {**CLEAN, "memory/MEMORY.md": "- [A](a.md) — About a, deprecated\n"}
 ANSI = re.compile(r"\x1b\[")
 
 
@@ -226,7 +226,7 @@ def test_quiet_on_a_clean_dir_prints_nothing(tree) -> None:
 
 
 def test_a_yaml_11_float_warning_never_reaches_stderr(tree) -> None:
-    root = tree({**CLEAN, "memory/a.md": "---\nname: a\ndescription: About a\ntype: user\nsize: 1e3\n---\n"})
+    root = tree({**CLEAN, "memory/a.md": "---\nname: a\ndescription: About a\ntype: user\nwhen: 1e3\n---\n"})
     process = run_cli("check", cwd=root)
     assert "FM004" in process.stdout
     assert process.stderr == ""

@@ -117,7 +117,7 @@ def test_building_the_parser_imports_no_command_body() -> None:
 def test_settings_from_args_applies_the_selection_over_the_config(tmp_path: Path) -> None:
     (tmp_path / ".mnemolint.toml").write_text('select = ["MEM"]\nignore = ["MEM101"]\n', encoding="utf-8")
     plain = settings_from_args(argparse.Namespace(config=None), str(tmp_path))  # as `index` has it
-    assert (plain.select, plain.ignore, plain.fail_level) == (["MEM"], ["MEM101"], "info")
+    assert (plain.select, plain.ignore, plain.fail_level) == (["MEM"], ["MEM101"], "warning")
     given = argparse.Namespace(config=None, select=["FM"], extend_select=["TXT"], ignore=["FM004"], fail_level="error")
     settings = settings_from_args(given, str(tmp_path))
     assert (settings.select, settings.extend_select, settings.ignore) == (["FM"], ["TXT"], ["MEM101", "FM004"])

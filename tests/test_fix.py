@@ -58,7 +58,7 @@ def index_of(root: Path) -> bytes:
 
 
 def test_mem104_drops_the_broken_line_and_keeps_everything_else(tree) -> None:
-    index = "# Memory\n\n## Build\n- [Build](build.md) — how to build\n- [Gone](gone.md) — deleted\n\n## End\n"
+    index = "# Memory\n\n## Build\n- [Build](build.md) — how to build\n- [gone](gone.md)\n\n## End\n"
     root = tree({INDEX: index, f"{MEM}/build.md": BUILD})
     result = fix(root)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -188,7 +188,7 @@ def test_overlapping_fixes_settle_over_rounds(tree) -> None:
     """MEM103 rewrites a line that MEM107 then drops; TXT003 and MEM104 edit one line ending."""
     long_dup = "- [Build](build.md) — " + "x" * 200
     index = (
-        f"- [Build](build.md) — how to build\r\n{long_dup}\r\n- [Gone](gone.md) — x\n"
+        f"- [Build](build.md) — how to build\r\n{long_dup}\r\n- [gone](gone.md)\n"
         "- [Deploy](deploy.md) — release steps\r\n"
     )
     root = tree({INDEX: index, f"{MEM}/build.md": BUILD, f"{MEM}/deploy.md": DEPLOY})
@@ -202,7 +202,7 @@ def test_overlapping_fixes_settle_over_rounds(tree) -> None:
 
 
 MESSY = {
-    INDEX: "\ufeff# Memory\r\n- [Build](build.md) — how to build\r\n- [Gone](gone.md) — x\r\n- [Build](build.md)\n",
+    INDEX: "\ufeff# Memory\r\n- [Build](build.md) — how to build\r\n- [gone](gone.md)\r\n- [Build](build.md)\n",
     f"{MEM}/build.md": BUILD,
     f"{MEM}/deploy.md": topic("Deploy", "release steps 🚀 " * 12, "user"),
     f"{MEM}/sub/notes.md": "\ufeff" + topic("Notes"),
@@ -223,28 +223,28 @@ def test_a_second_fix_changes_nothing(tree, tmp_path: Path) -> None:
 
 
 def test_exit_non_zero_on_fix_and_exit_zero(tree) -> None:
-    root = tree({INDEX: "- [Gone](gone.md) — x\n"})
+    root = tree({INDEX: "- [gone](gone.md)\n"})
     assert fix(root, "--exit-non-zero-on-fix").returncode == 1  # fixed, and nothing remains
     assert fix(root, "--exit-non-zero-on-fix").returncode == 0  # nothing to fix
-    (root / INDEX).write_text("- [Gone](gone.md) — x\n")
+    (root / INDEX).write_text("- [gone](gone.md)\n")
     assert fix(root, "--exit-non-zero-on-fix", "--exit-zero").returncode == 0
     assert (root / INDEX).read_text() == ""
 
 
 def test_json_output_stays_json_and_the_summary_goes_to_stderr(tree) -> None:
-    root = tree({INDEX: "- [Gone](gone.md) — x\n", f"{MEM}/build.md": BUILD})
+    root = tree({INDEX: "- [gone](gone.md)\n", f"{MEM}/build.md": BUILD})
     result = fix(root, "--output-format", "json")
     assert json.loads(result.stdout) == []
     assert result.stderr == "2 fixed, 0 remaining.\n"
 
 
 def test_diff_writes_nothing_and_exits_0_when_there_is_nothing_to_fix(tree) -> None:
-    root = tree({INDEX: "# Memory\n- [Gone](gone.md) — x", f"{MEM}/build.md": BUILD})
+    root = tree({INDEX: "# Memory\n- [gone](gone.md)", f"{MEM}/build.md": BUILD})
     before = files_of(root)
     result = run_cli("check", "--diff", cwd=root)
     assert result.returncode == 1 and files_of(root) == before
     assert result.stdout == (
-        f"--- a/{INDEX}\n+++ b/{INDEX}\n@@ -1,2 +1,2 @@\n # Memory\n-- [Gone](gone.md) — x\n"
+        f"--- a/{INDEX}\n+++ b/{INDEX}\n@@ -1,2 +1,2 @@\n # Memory\n-- [gone](gone.md)\n"
         "\\ No newline at end of file\n+- [Build](build.md) — how to build\n\\ No newline at end of file\n"
     )
     fix(root)
@@ -269,7 +269,7 @@ def test_a_file_that_is_not_utf8_is_never_rewritten(tree) -> None:
 
 
 def test_plain_check_never_imports_the_fixer_writer_or_generator(tree) -> None:
-    root = tree({INDEX: "- [Gone](gone.md)\n", f"{MEM}/build.md": BUILD})
+    root = tree({INDEX: "- [gone](gone.md)\n", f"{MEM}/build.md": BUILD})
     code = (
         "import sys; from mnemolint.cli import main; main(['check', '-q', '.']); "
         "print(sorted(m for m in sys.modules "
@@ -282,7 +282,7 @@ def test_plain_check_never_imports_the_fixer_writer_or_generator(tree) -> None:
 def test_a_file_changed_since_it_was_read_is_fixed_again_not_clobbered(tree, monkeypatch: pytest.MonkeyPatch) -> None:
     """An agent appends a line between the fixer's read and its write: the write is refused, the fix is
     computed again from the new content, and both the agent's line and the fix are kept."""
-    root = tree({INDEX: "- [Build](build.md) — how to build\n- [Gone](gone.md)\n", f"{MEM}/build.md": BUILD})
+    root = tree({INDEX: "- [Build](build.md) — how to build\n- [gone](gone.md)\n", f"{MEM}/build.md": BUILD})
     publish, calls = writer.publish, []
 
     def agent_writes_first(path: str, *args: object) -> None:
@@ -305,7 +305,7 @@ def test_a_file_changed_since_it_was_read_is_fixed_again_not_clobbered(tree, mon
 def test_two_concurrent_fix_runs_leave_a_valid_index_and_no_lock_or_temp(tmp_path: Path) -> None:
     topics = {f"{MEM}/t{number:02d}.md": topic(f"T{number}", f"topic {number}") for number in range(40)}
     for attempt in range(6):
-        root = write_tree(tmp_path / str(attempt), {INDEX: "# Memory\n- [Gone](gone.md)\n", **topics})
+        root = write_tree(tmp_path / str(attempt), {INDEX: "# Memory\n- [gone](gone.md)\n", **topics})
         env = {**os.environ, "NO_COLOR": "1"}
         command = [sys.executable, "-m", "mnemolint", "check", "--fix", "."]
         runs = [subprocess.Popen(command, cwd=root, env=env, stdout=subprocess.PIPE, text=True) for _ in range(2)]
@@ -347,7 +347,7 @@ def memory_dirs(draw: st.DrawFn) -> tuple[dict[str, str], dict[str, int]]:
         files[name] = f"---\n{front}---\nBody.\n"
     if draw(st.booleans()):
         eol = draw(st.sampled_from(["\n", "\r\n"]))
-        pieces = ["# Memory", "", "- [Gone](gone.md) — x", "not a pointer", "- [x](x.md) — " + "y" * 160]
+        pieces = ["# Memory", "", "- [gone](gone.md)", "not a pointer", "- [x](x.md) — " + "y" * 160]
         pieces += [f"- [Dup]({name}) — d" for name in list(files)[:3]]
         lines = draw(st.lists(st.sampled_from(pieces), max_size=12))
         files["MEMORY.md"] = eol.join(lines) + (eol if draw(st.booleans()) else "")
@@ -419,7 +419,7 @@ def test_markdown_escapes_and_entities_in_a_link_resolve(tree) -> None:
 
 @pytest.mark.parametrize("obstacle", ["lock", "symlink"])
 def test_diff_shows_only_what_fix_can_write(tree, obstacle: str) -> None:
-    index = "- [Build](build.md) — how to build\n- [Gone](gone.md) — deleted\n"
+    index = "- [Build](build.md) — how to build\n- [gone](gone.md)\n"
     root = tree({f"{MEM}/build.md": BUILD, "real-index.md": index})
     if obstacle == "lock":
         (root / INDEX).write_text(index, encoding="utf-8")

@@ -66,14 +66,14 @@ def test_index_with_no_topic_files_creates_nothing(tree, tmp_path: Path) -> None
 
 
 def test_index_check_compares_with_what_fix_would_make_of_it(tree) -> None:
-    root = tree({**TOPICS, f"{DIR}/MEMORY.md": "# Mine\n- [Build](build.md) — my words\n- [Gone](gone.md)\n"})
+    root = tree({**TOPICS, f"{DIR}/MEMORY.md": "# Mine\n- [Build](build.md) — my words\n- [gone](gone.md)\n"})
     stale = run_cli("index", DIR, "--check", cwd=root)
     assert stale.returncode == 1
     assert stale.stdout == (
         f"--- a/{DIR}/MEMORY.md\n+++ b/{DIR}/MEMORY.md\n@@ -1,3 +1,3 @@\n # Mine\n"
-        " - [Build](build.md) — my words\n-- [Gone](gone.md)\n+- [Prefs](prefs.md) — the user's preferences\n"
+        " - [Build](build.md) — my words\n-- [gone](gone.md)\n+- [Prefs](prefs.md) — the user's preferences\n"
     )
-    assert (root / DIR / "MEMORY.md").read_text(encoding="utf-8").endswith("- [Gone](gone.md)\n")  # untouched
+    assert (root / DIR / "MEMORY.md").read_text(encoding="utf-8").endswith("- [gone](gone.md)\n")  # untouched
     assert run_cli("check", "--fix", DIR, cwd=root).returncode == 1  # MEM109 (info) and MEM207 remain
     assert run_cli("index", DIR, "--check", cwd=root).returncode == 0
 

@@ -11,7 +11,7 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
-from conftest import codes, only, run_lint
+from conftest import codes, only, run_lint, write_tree
 
 from mnemolint.kinds.memory import TOPIC
 from mnemolint.options import defaults
@@ -179,7 +179,7 @@ def test_fm003_quiet_when_closed_or_absent(tree, text: str) -> None:
 
 @pytest.mark.parametrize("value", ["no", "on", "yes", "off", "010", "1e3", "2024-01-01"])
 def test_fm004_fires_on_an_unquoted_ambiguous_value(tree, value: str) -> None:
-    text = f"---\nname: topic\ndescription: d\nflag: {value}\n---\nbody\n"
+    text = f"---\nname: topic\ndescription: d\nwhen: {value}\n---\nbody\n"
     [finding] = lint_topic(tree, text)
     assert finding.code == "FM004"
     assert (finding.line, finding.column) == (4, 7)
@@ -188,13 +188,39 @@ def test_fm004_fires_on_an_unquoted_ambiguous_value(tree, value: str) -> None:
 
 
 def test_fm004_points_into_a_block_list(tree) -> None:
-    [finding] = lint_topic(tree, "---\nname: topic\ntags:\n  - fine\n  - no\n---\nbody\n")
+    [finding] = lint_topic(tree, "---\nname: topic\nrelates_to:\n  - fine\n  - no\n---\nbody\n")
     assert (finding.code, finding.line, finding.column) == ("FM004", 5, 5)
 
 
 def test_fm004_reports_each_ambiguous_value(tree) -> None:
-    found = lint_topic(tree, "---\na: no\nb: ok\nc: 1e3\n---\n")
+    found = lint_topic(tree, "---\nname: no\nwhen: ok\nscope: 1e3\n---\n")
     assert [(f.code, f.line) for f in found] == [("FM004", 2), ("FM004", 4)]
+
+
+@pytest.mark.parametrize(
+    "yaml",
+    [
+        pytest.param("modified: 2026-08-12T14:00:14.802Z", id="claude-code-timestamp"),
+        pytest.param("created: 2024-01-01", id="own-date"),
+        pytest.param("pinned: yes", id="own-flag"),
+        pytest.param("metadata:\n  tags:\n    - no", id="nested-in-unread-field"),
+    ],
+)
+def test_fm004_quiet_in_a_field_no_agent_or_rule_reads(tree, yaml: str) -> None:
+    """Claude Code writes `modified:` timestamps into topic frontmatter: no agent or rule compares them."""
+    assert only(lint_topic(tree, f"---\nname: topic\ndescription: d\ntype: user\n{yaml}\n---\nbody\n"), "FM004") == []
+
+
+def test_fm004_in_a_rule_file_checks_paths_only(tmp_path: Path) -> None:
+    write_tree(tmp_path, {".wave/rules/a.md": "---\npaths: yes\npriority: 010\n---\nUse tabs.\n"})
+    found = [f for f in run_lint(tmp_path, select=["FM004"])]
+    assert [(f.code, f.line) for f in found] == [("FM004", 2)]
+
+
+def test_fm004_quiet_in_index_frontmatter(tmp_path: Path) -> None:
+    """The loader takes the index as it is; MEM108 reports its frontmatter block."""
+    write_tree(tmp_path, {"memory/MEMORY.md": "---\nupdated: 2024-01-01\nname: no\n---\n# Memory\n"})
+    assert run_lint(tmp_path, select=["FM004"]) == []
 
 
 @pytest.mark.parametrize(

@@ -25,7 +25,7 @@ from mnemolint.fix import writer
 MEM = ".claude/projects/p/memory"
 INDEX = f"{MEM}/MEMORY.md"
 TOPIC = "---\nname: Build\ndescription: how to build\ntype: project\n---\nBody.\n"
-BROKEN = "# Memory\n- [Gone](gone.md) — x\n- [Build](build.md) — how to build\n"
+BROKEN = "# Memory\n- [gone](gone.md)\n- [Build](build.md) — how to build\n"
 
 
 def leftovers(directory: Path) -> list[str]:

@@ -26,7 +26,7 @@ from mnemolint.fix import writer
 MEM = ".claude/projects/p/memory"
 INDEX = f"{MEM}/MEMORY.md"
 TOPIC = "---\nname: Build\ndescription: how to build\ntype: project\n---\nBody.\n"
-BROKEN = "# Memory\n- [Gone](gone.md) — x\n- [Build](build.md) — how to build\n"
+BROKEN = "# Memory\n- [gone](gone.md)\n- [Build](build.md) — how to build\n"
 FIXED = "# Memory\n- [Build](build.md) — how to build\n"
 STEPS = ["opened", "locked", "read", "created", "written", "verified", "published"]
 TEMPORARY_STEPS = ["created", "written", "verified"]  # while a temporary file exists under its name
@@ -382,10 +382,10 @@ def test_a_stale_lock_blocks_neither_fix_nor_the_dry_runs(tmp_path: Path) -> Non
     lock = root / f"{INDEX}.lock"
     lock.write_text(f"{dead_pid()}@{socket.gethostname()}\n")
     diff = run_cli("check", "--diff", ".", cwd=root)
-    assert diff.returncode == 1 and "-- [Gone](gone.md) — x\n" in diff.stdout
+    assert diff.returncode == 1 and "-- [gone](gone.md)\n" in diff.stdout
     assert "1 would be fixed, 0 would remain." in diff.stderr
     check = run_cli("index", "--check", MEM, cwd=root)
-    assert check.returncode == 1 and "-- [Gone](gone.md) — x\n" in check.stdout
+    assert check.returncode == 1 and "-- [gone](gone.md)\n" in check.stdout
     assert (root / INDEX).read_text() == BROKEN and lock.exists()  # a dry run clears nothing
     fix = run_cli("check", "--fix", ".", cwd=root)
     assert "1 fixed, 0 remaining." in fix.stdout and (root / INDEX).read_text() == FIXED

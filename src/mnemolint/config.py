@@ -55,7 +55,7 @@ class Settings:
         self.per_file_ignores: dict[str, list[str]] = {}
         self.memory_dirs: list[str] = []
         self.severity: dict[str, str] = {}
-        self.fail_level = "info"
+        self.fail_level = "warning"  # an info is advice: it is printed but does not fail CI
         self.options = defaults(_registry().values())
 
 

@@ -76,10 +76,12 @@ class Hit:
     `path` defaults to the file the rule was run on; `line` None means the whole file; `severity`
     None is the rule's own: a rule gives one where its finding weighs differently (LNK002 in a
     rules dir, where sharing by link is a feature; AIM004, whose seed sets two levels on one
-    measure). A configured `severity` for the code still wins.
+    measure). A configured `severity` for the code still wins. `related` names what one finding
+    stands for when it says many things at once (the topics behind a count), in full for JSON and
+    SARIF where the message can give only the first few.
     """
 
-    __slots__ = ("message", "path", "line", "column", "end_line", "end_column", "fix", "severity")
+    __slots__ = ("message", "path", "line", "column", "end_line", "end_column", "fix", "severity", "related")
 
     def __init__(
         self,
@@ -92,6 +94,7 @@ class Hit:
         end_column: int | None = None,
         fix: Fix | None = None,
         severity: str | None = None,
+        related: tuple[str, ...] = (),
     ) -> None:
         self.message = message
         self.path = path
@@ -101,6 +104,7 @@ class Hit:
         self.end_column = end_column
         self.fix = fix
         self.severity = severity
+        self.related = related
 
 
 class Diagnostic:
@@ -120,6 +124,7 @@ class Diagnostic:
         "end_line",
         "end_column",
         "fix",
+        "related",
     )
 
     def __init__(self, code: str, name: str, severity: str, path: str, hit: Hit) -> None:
@@ -133,6 +138,7 @@ class Diagnostic:
         self.end_line = hit.end_line
         self.end_column = hit.end_column
         self.fix = hit.fix
+        self.related = hit.related
 
     def sort_key(self) -> tuple[str, int, int, str]:
         return (self.path, self.line or 0, self.column or 0, self.code)

@@ -119,7 +119,10 @@ class Kind:
     only to be reported: the loader takes the index as it is). `unread_frontmatter` completes
     "Invalid YAML in frontmatter: …;" with what that costs; `fields` names what the agent takes
     from the frontmatter (a topic's name, description and type), what a reader that misses the
-    block loses. `reader(document)` is the profile of the agent that loads the file.
+    block loses; `keys` are the frontmatter keys an agent or a rule acts on, where a value's type
+    changes what the agent does (an ambiguous scalar matters only there: FM004; a key no agent or
+    rule reads, such as the `modified` timestamp Claude Code writes, is the file's own business).
+    `reader(document)` is the profile of the agent that loads the file.
     `companions(path)` are the files its rules compare it with (the `CLAUDE.md` beside an
     `AGENTS.md`), read too when the file is named alone (as pre-commit names changed files).
     `instructions`: the agent loads the file whole into its context as instructions (an
@@ -135,6 +138,7 @@ class Kind:
         "suppressions",
         "unread_frontmatter",
         "fields",
+        "keys",
         "reader",
         "companions",
         "instructions",
@@ -151,6 +155,7 @@ class Kind:
         suppressions: bool,
         unread_frontmatter: str = "",
         fields: str = "",
+        keys: tuple[str, ...] = (),
         reader: Callable[[Document], Reader],
         companions: Callable[[str], list[str]] = lambda path: [],
         instructions: bool = False,
@@ -163,6 +168,7 @@ class Kind:
         self.suppressions = suppressions
         self.unread_frontmatter = unread_frontmatter
         self.fields = fields
+        self.keys = keys
         self.reader = reader
         self.companions = companions
         self.instructions = instructions

@@ -13,12 +13,13 @@ import re
 
 from mnemolint.kinds.base import Container, ContainerType, Kind
 from mnemolint.parse.document import Document
-from mnemolint.parse.index_lines import IndexLine, LoadCut, classify, load_cut
+from mnemolint.parse.index_lines import BLANK, HEADING, IndexLine, LoadCut, classify, load_cut
 from mnemolint.parse.textutil import undecodable
 from mnemolint.readers import AGENT_HOMES, CLAUDE, CLAUDE_AGENT_MEMORY, WAVE, Reader
 
 INDEX_NAME = "MEMORY.md"
 NOT_TOPICS = ("README.md", "AGENTS.md", "CLAUDE.md")  # instruction files beside the topics
+SECONDARY_MIN_ENTRIES = 3  # fewer entries than this make a list of links in a memory, not an index
 TYPES = ("user", "feedback", "project", "reference")  # the four memory types, in index generation order
 
 URL = "a URL"
@@ -61,6 +62,7 @@ class MemoryDir(Container):
         "_resolved",
         "_exists_cache",
         "_cuts",
+        "_secondary",
     )
 
     def __init__(self, path: str) -> None:
@@ -73,6 +75,7 @@ class MemoryDir(Container):
         self._resolved: dict[str, Resolved | None] = {}  # every index rule asks for the same targets
         self._exists_cache: dict[str, bool | None] = {}
         self._cuts: dict[tuple[int, int], LoadCut] = {}
+        self._secondary: dict[str, list[IndexLine] | None] = {}
 
     @property
     def readers(self) -> tuple[Reader, ...]:
@@ -122,6 +125,36 @@ class MemoryDir(Container):
                 self._lines = classify(index.lines, index.frontmatter.close_line)
         return self._lines
 
+    def secondary(self, document: Document) -> list[IndexLine] | None:
+        """A topic file's classified lines when it is a secondary index, else None.
+
+        A secondary index (an archive of entries moved out of `MEMORY.md`, an overflow index) is
+        no memory: it has no frontmatter, and its body is index entries — at least
+        `SECONDARY_MIN_ENTRIES`, and more of them than lines of anything but headings and blank
+        lines. The index rules check its links, duplicates and line lengths; the topic rules,
+        which judge a memory, leave it alone.
+        """
+        if document.path not in self._secondary:
+            lines = None
+            if document.readable and not document.frontmatter.present:
+                classified = classify(document.lines, 0)
+                entries = sum(1 for line in classified if line.entry)
+                others = sum(1 for line in classified if line.kind not in (BLANK, HEADING) and not line.entry)
+                if entries >= SECONDARY_MIN_ENTRIES and entries > others:
+                    lines = classified
+            self._secondary[document.path] = lines
+        return self._secondary[document.path]
+
+    def listings(self) -> list[tuple[Document, list[IndexLine], str]]:
+        """Every index of the dir — `MEMORY.md` first, then its secondary indexes — with its
+        classified lines and the folder its links are relative to (relative to the dir)."""
+        found = [(self.index, self.lines, "")] if self.index is not None and self.lines else []
+        for topic in self.topics:
+            lines = self.secondary(topic)
+            if lines is not None:
+                found.append((topic, lines, posixpath.dirname(topic.rel)))
+        return found
+
     def cut(self, max_lines: int, max_chars: int) -> LoadCut | None:
         """What the agent's loader keeps of the index (None when there is no readable index)."""
         if self.index is None or self.index.text is None:
@@ -141,13 +174,15 @@ class MemoryDir(Container):
             if (resolved := self.resolve(link.target)) and resolved.rel and not resolved.problem
         }
 
-    def resolve(self, target: str) -> Resolved | None:
-        """Resolve a link target against the memory dir; None for in-page anchors and empty links."""
-        if target not in self._resolved:
-            self._resolved[target] = self._resolve(target)
-        return self._resolved[target]
+    def resolve(self, target: str, base: str = "") -> Resolved | None:
+        """Resolve a link target written in a file of folder `base` (relative to the memory dir,
+        "" for `MEMORY.md`'s); None for in-page anchors and empty links."""
+        key = f"{base}/{target}" if base else target
+        if key not in self._resolved:
+            self._resolved[key] = self._resolve(target, base)
+        return self._resolved[key]
 
-    def _resolve(self, target: str) -> Resolved | None:
+    def _resolve(self, target: str, base: str = "") -> Resolved | None:
         if not target or target.startswith("#"):
             return None
         if target.startswith("//") or (_SCHEME.match(target) and not _DRIVE.match(target)):
@@ -155,6 +190,8 @@ class MemoryDir(Container):
         if target.startswith(("/", "\\", "~")) or _DRIVE.match(target):
             return Resolved(None, ABSOLUTE)
         candidates = _candidates(target)
+        if base:
+            candidates = [posixpath.normpath(posixpath.join(base, rel)) for rel in candidates]
         unknown: str | None = None
         for rel in candidates:
             if _escapes(rel):
@@ -299,5 +336,7 @@ TOPIC = Kind(
     suppressions=True,
     unread_frontmatter="YAML readers (Claude Code's among them) get no name, description or type from this file",
     fields="name, description and type",
+    # seed 000's three, and seed 001's scope, `when` and links between memories (MEM208, MEM212)
+    keys=("name", "description", "type", "scope", "when", "relates_to", "supersedes", "superseded_by"),
     reader=_reader,
 )

@@ -236,6 +236,7 @@ RULE_FILE = Kind(
         '(`- "**/*.md"`)'
     ),
     fields="`paths`, so the rule applies to every file",
+    keys=("paths",),  # the only field either agent takes from a rule (READERS.md §2 and B)
     reader=_reader,
     instructions=True,
 )

@@ -127,15 +127,16 @@ def tolerant(loader_class: Any) -> Any:
 
 
 class Ambiguous:
-    """An unquoted scalar that YAML 1.1 and 1.2 readers take differently."""
+    """An unquoted scalar that YAML 1.1 and 1.2 readers take differently, under top-level `key`."""
 
-    __slots__ = ("value", "kind", "line", "column")
+    __slots__ = ("value", "kind", "line", "column", "key")
 
-    def __init__(self, value: str, kind: str, line: int, column: int) -> None:
+    def __init__(self, value: str, kind: str, line: int, column: int, key: str) -> None:
         self.value = value
         self.kind = kind
         self.line = line
         self.column = column
+        self.key = key
 
 
 class FrontMatter:
@@ -323,6 +324,7 @@ def _scan_events(text: str, max_depth: int, result: FrontMatter) -> str | None:
     )
 
     stack: list[list[bool]] = []  # per open collection: [is_mapping, next scalar is a key]
+    key = ""  # the top-level key the scalars being read belong to
     loader = _make_loader(text)
     try:
         while True:
@@ -348,17 +350,19 @@ def _scan_events(text: str, max_depth: int, result: FrontMatter) -> str | None:
             elif isinstance(event, ScalarEvent):
                 is_key = bool(stack) and stack[-1][0] and stack[-1][1]
                 _advance(stack)
-                if not is_key and not event.style and not event.tag:
-                    _note_ambiguous(event, result)
+                if is_key and len(stack) == 1:
+                    key = event.value
+                elif not is_key and not event.style and not event.tag:
+                    _note_ambiguous(event, result, key)
     finally:
         loader.dispose()
 
 
-def _note_ambiguous(event: Any, result: FrontMatter) -> None:
+def _note_ambiguous(event: Any, result: FrontMatter, key: str) -> None:
     match = re.fullmatch(_AMBIGUOUS, event.value)
     if match:
         line, column = result.fence_line + 1 + event.start_mark.line, event.start_mark.column + 1
-        result.ambiguous.append(Ambiguous(event.value, match.lastgroup or "", line, column))
+        result.ambiguous.append(Ambiguous(event.value, match.lastgroup or "", line, column, key))
 
 
 def _advance(stack: list[list[bool]]) -> None:

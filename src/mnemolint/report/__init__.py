@@ -102,6 +102,7 @@ def shown(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
         diagnostic.message = printable(diagnostic.message)
         if diagnostic.fix is not None:
             diagnostic.fix.message = printable(diagnostic.fix.message)
+        diagnostic.related = tuple(printable(name) for name in diagnostic.related)
     return diagnostics
 
 

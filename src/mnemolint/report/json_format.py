@@ -14,8 +14,9 @@ if TYPE_CHECKING:
 
 
 def as_dict(diagnostic: Diagnostic) -> dict:
+    """A finding as JSON; `related` only on a finding that stands for many (docs/output-formats.md)."""
     fix = diagnostic.fix
-    return {
+    found = {
         "code": diagnostic.code,
         "name": diagnostic.name,
         "severity": diagnostic.severity,
@@ -28,6 +29,9 @@ def as_dict(diagnostic: Diagnostic) -> dict:
         "fix": None if fix is None else {"applicability": fix.applicability, "message": fix.message},
         "url": rule_url(diagnostic.code),
     }
+    if diagnostic.related:
+        found["related"] = list(diagnostic.related)
+    return found
 
 
 def write(diagnostics: list[Diagnostic], out: TextIO, options: ReportOptions) -> None:

@@ -143,6 +143,8 @@ def _result(diagnostic: Diagnostic, rule_index: dict[str, int], root: str, finge
         "locations": [{"physicalLocation": {"artifactLocation": artifact, "region": _region(diagnostic)}}],
         "partialFingerprints": {FINGERPRINT: fingerprints.key(diagnostic, artifact["uri"])},
     }
+    if diagnostic.related:  # what a finding that stands for many names in full (json's `related`)
+        result["properties"] = {"related": list(diagnostic.related)}
     fix = diagnostic.fix
     # A fix that generates index lines computes its edits only when applied; one that would insert
     # credential-shaped text is left to `--fix`, as the log must not carry it.

@@ -111,10 +111,13 @@ _WHY = {
     "yaml-ambiguous-scalar",
     WARNING,
     reads=WITH_FRONTMATTER,
-    summary="An unquoted value that YAML 1.1 and YAML 1.2 readers take differently.",
+    summary="An unquoted value that YAML 1.1 and YAML 1.2 readers take differently, in a field an agent acts on.",
 )
 def yaml_ambiguous_scalar(document: Document, options: dict) -> Iterator[Hit]:
+    keys = document.kind.keys if document.kind is not None else ()
     for item in document.frontmatter.ambiguous:
+        if item.key not in keys:
+            continue  # a value no agent or rule reads: its type changes nothing the agent does
         yield Hit(
             f'Unquoted `{item.value}`: {_WHY[item.kind]}. Quote it ("{item.value}") so every reader agrees.',
             line=item.line,

@@ -6,6 +6,7 @@ say what the agent will really see, and what it will never find.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Callable, Iterator
 from functools import partial
@@ -96,11 +97,33 @@ def index_over_load_limit(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     dropped = [line for line in memdir.lines[cut.first_dropped - 1 :] if line.text.strip()]
     quoted = f' ("{quote(dropped[0].text)}")' if dropped else ""
     lost = cut.total_lines - cut.loaded_lines
+    unreached = _unreached(memdir, cut.first_dropped - 1)
     yield Hit(
         f"MEMORY.md is {reason}: the agent loads only {cut.loaded_lines:,} of {cut.total_lines:,} lines; "
         f"{lost:,} {'line is' if lost == 1 else 'lines are'} cut off, starting at line {cut.first_dropped}"
-        f"{quoted}.{_lenient(memdir, max_lines, max_chars)} {_advice(options)}",
+        f"{quoted}.{_unreached_note(unreached)}{_lenient(memdir, max_lines, max_chars)} {_advice(options)}",
         line=cut.first_dropped,
+        related=tuple(unreached),
+    )
+
+
+def _unreached(memdir: MemoryDir, through_line: int) -> list[str]:
+    """The topics linked only on lines past the cut: the agent never discovers them. They belong
+    to the one finding that says where the cut is, not to a finding each (MEM105 is for topics
+    no line links to)."""
+    loaded = memdir.linked(through_line)
+    linked = memdir.linked()
+    return [topic.rel for topic in memdir.topics if topic.rel in linked and topic.rel not in loaded]
+
+
+def _unreached_note(unreached: list[str]) -> str:
+    if not unreached:
+        return ""
+    names = ", ".join(f"`{quote(rel)}`" for rel in unreached[:3])
+    count = len(unreached)
+    return (
+        f" {count:,} {'topic is' if count == 1 else 'topics are'} linked only past the cut, so the agent never "
+        f"discovers {'it' if count == 1 else 'them'}: {names}{', …' if count > 3 else ''}."
     )
 
 
@@ -150,11 +173,14 @@ def _stripped_over(memdir: MemoryDir, cut: Load, max_lines: int, max_chars: int)
     where = f", starting at line {number}" if number else ""
     quoted = f' ("{quote(dropped)}")' if dropped else ""
     lost = cut.dropped_lines
+    unreached = _unreached(memdir, number - 1) if number else []
     return Hit(
         f"MEMORY.md is {' and '.join(reasons)}: {cut.reader.title} loads only {cut.loaded_lines:,} of "
         f"{cut.lines:,} lines, counted once it has stripped the frontmatter and block-level HTML comments; "
-        f"{lost:,} {'line is' if lost == 1 else 'lines are'} cut off{where}{quoted}. It warns: {cut.warning}",
+        f"{lost:,} {'line is' if lost == 1 else 'lines are'} cut off{where}{quoted}.{_unreached_note(unreached)} "
+        f"It warns: {cut.warning}",
         line=number,
+        related=tuple(unreached),
     )
 
 
@@ -237,23 +263,31 @@ def _new_index(memdir: MemoryDir, options: dict) -> tuple[Edit, ...] | str:
     summary="An index line is over {index-line-max-chars} characters.",
     fix=UNSAFE,
     options=(LINE_MAX_CHARS, MAX_CHARS),
+    reports_on=ON_MEMBERS,  # MEMORY.md and its secondary indexes
 )
 def index_line_too_long(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     limit = options["index-line-max-chars"]
-    for line in memdir.lines:
-        length = utf16_len(line.text)
-        if length <= limit:
-            continue
-        yield Hit(
-            f"Index line is {length:,} characters (advised: under {limit}): every line is loaded into each "
-            f"session and counts against the {options['index-max-chars']:,}-character cap. Keep the entry to "
-            "one short pointer and move detail into the topic file.",
-            line=line.number,
-            column=utf16_prefix_index(line.text, limit) + 1,
-            end_line=line.number,
-            end_column=len(line.text) + 1,
-            fix=_regenerate(memdir, line, _topic_of(memdir, line), options),
+    for document, lines, base in memdir.listings():
+        main = document is memdir.index
+        cost = (
+            f"every line is loaded into each session and counts against the {options['index-max-chars']:,}-character cap"
+            if main
+            else "an agent that opens this index reads every line of it"
         )
+        for line in lines:
+            length = utf16_len(line.text)
+            if length <= limit:
+                continue
+            yield Hit(
+                f"Index line is {length:,} characters (advised: under {limit}): {cost}. Keep the entry to "
+                "one short pointer and move detail into the topic file.",
+                path=document.path,
+                line=line.number,
+                column=utf16_prefix_index(line.text, limit) + 1,
+                end_line=line.number,
+                end_column=len(line.text) + 1,
+                fix=_regenerate(memdir, line, _topic_of(memdir, line), options) if main else None,
+            )
 
 
 _BROKEN = {
@@ -267,19 +301,45 @@ _BROKEN = {
 _BROKEN_ANYWHERE = (MISSING, ABSOLUTE)
 
 
-def _drop_line(memdir: MemoryDir, line: il.IndexLine, message: str, applicability: str = SAFE) -> Fix | None:
-    """A fix that deletes a whole pointer line, when the line holds nothing but that pointer.
+def _drop_line(index: Document, line: il.IndexLine, message: str, applicability: str = SAFE) -> Fix | None:
+    """A fix that deletes a whole pointer line of `index`, when the line holds nothing but that pointer.
 
     The last line of a file without a final newline goes with the line ending before it, so the
     file still ends without one.
     """
-    index = memdir.index
-    if line.kind != il.POINTER or len(line.links) != 1 or index is None or index.text is None:
+    if line.kind != il.POINTER or len(line.links) != 1 or index.text is None:
         return None
     start, end = index.line_span(line.number)
     if line.number == len(index.lines) and start > 0:
         start -= 2 if index.text.endswith("\r\n", 0, start) else 1
     return Fix(applicability, message, (Edit(start, end, ""),))
+
+
+# An index whose entries mostly point to topics not in the tree is a copy without its topics (a
+# mirror of a live memory dir, an index carried over alone): its lines are the only record of those
+# memories, so it gets one finding and no fix. "Mostly": more than half, and at least this many.
+MIRROR_MIN_MISSING = 5
+
+
+def _mirror(memdir: MemoryDir, lines: list[il.IndexLine], base: str) -> tuple[list[tuple[il.IndexLine, str]], int]:
+    """The entries whose target is missing, each with its target, and how many entries there are."""
+    missing, entries = [], 0
+    for line in lines:
+        if not line.entry:
+            continue
+        entries += 1
+        resolved = memdir.resolve(line.links[0].target, base)
+        if resolved is not None and resolved.problem == MISSING:
+            missing.append((line, resolved.rel or line.links[0].target))
+    return missing, entries
+
+
+def _only_generated(line: il.IndexLine, rel: str | None) -> bool:
+    """Whether the line holds nothing the generator would not write again for its target: a bare
+    link titled with the file's name (what a topic with no `name` is titled), no summary."""
+    if rel is None or line.summary() or line.text.strip() != f"- [{line.links[0].title}]({line.links[0].target})":
+        return False
+    return line.links[0].title == posixpath.splitext(posixpath.basename(rel))[0]
 
 
 @rule(
@@ -289,33 +349,59 @@ def _drop_line(memdir: MemoryDir, line: il.IndexLine, message: str, applicabilit
     reads=MEMORY_DIR,
     summary="An index entry links to a file that is missing, absolute, a URL, or outside the memory dir.",
     fix=SAFE,
+    reports_on=ON_MEMBERS,  # MEMORY.md and its secondary indexes
 )
 def index_broken_link(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
-    for line in memdir.lines:
+    for document, lines, base in memdir.listings():
+        yield from _broken_links(memdir, document, lines, base)
+
+
+def _broken_links(memdir: MemoryDir, document: Document, lines: list[il.IndexLine], base: str) -> Iterator[Hit]:
+    missing, entries = _mirror(memdir, lines, base)
+    mirrored = len(missing) >= MIRROR_MIN_MISSING and 2 * len(missing) > entries
+    if mirrored:
+        first = missing[0][0]
+        names = ", ".join(f"`{quote(rel)}`" for _, rel in missing[:3])
+        yield Hit(
+            f"{len(missing):,} of {entries:,} index entries point to topics not in this tree ({names}"
+            f"{', …' if len(missing) > 3 else ''}): an index copied without its topic files, or a mirror of a "
+            "memory dir that lacks them. Each line is the only record of its memory here, so none is dropped; "
+            "restore the topic files, or remove the lines by hand.",
+            path=document.path,
+            line=first.number,
+            related=tuple(rel for _, rel in missing),
+        )
+    for line in lines:
         for link in line.links:
-            resolved = memdir.resolve(link.target)
+            resolved = memdir.resolve(link.target, base)
             if resolved is None or resolved.problem in (None, UNKNOWN):
                 continue  # a target that cannot be examined (say, an unsearchable dir) may well be there
             if resolved.problem not in _BROKEN_ANYWHERE and not line.entry:
                 continue
+            if mirrored and resolved.problem == MISSING and line.entry:
+                continue  # said once above
             message = _BROKEN.get(
                 resolved.problem,
                 "`{target}` is an absolute path: it breaks on every other machine and clone. Link topic "
                 "files relative to the memory dir.",
             )
+            # Dropping the line is safe only when it holds nothing a person wrote that the tree
+            # cannot give back: a missing target's bare, generated-looking link. Its summary, a
+            # hand-chosen title, a URL, an absolute path or a path out of the memory dir may be the
+            # only record of what the human meant, so dropping those is unsafe.
+            safe = resolved.problem == MISSING and _only_generated(line, resolved.rel)
             yield Hit(
                 message.format(target=quote(link.target)),
+                path=document.path,
                 line=line.number,
                 column=link.column,
                 end_line=line.number,
                 end_column=link.end_column,
-                # Only a missing target is safe to drop: a URL, an absolute path or a path out of the
-                # memory dir may still lead somewhere the human meant, so dropping it is unsafe.
                 fix=_drop_line(
-                    memdir,
+                    document,
                     line,
-                    "Remove the broken entry",
-                    SAFE if resolved.problem == MISSING else UNSAFE,
+                    "Remove the broken entry" if safe else "Remove the broken entry and the text it carries",
+                    SAFE if safe else UNSAFE,
                 ),
             )
 
@@ -331,14 +417,12 @@ def index_broken_link(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     reports_on=ON_MEMBERS,
 )
 def index_orphan_topic(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
-    cut = memdir.cut(options["index-max-lines"], options["index-max-chars"])
-    if cut is None:
+    if memdir.cut(options["index-max-lines"], options["index-max-chars"]) is None:
         return
-    linked = memdir.linked()
-    loaded = memdir.linked(cut.first_dropped - 1) if cut.over_lines or cut.over_chars else linked
+    linked = _discovered(memdir)
     append = _appender(memdir, options)
     for topic in memdir.topics:
-        if topic.rel not in linked:
+        if topic.rel not in linked:  # one linked only past the load cap is MEM101's, with the cut
             fix = None
             if not unindexable(topic.rel):
                 message = "Add the topic's generated line to MEMORY.md"
@@ -349,12 +433,26 @@ def index_orphan_topic(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
                 path=topic.path,
                 fix=fix,
             )
-        elif topic.rel not in loaded:
-            yield Hit(
-                f"`{topic.rel}` is linked only on lines of MEMORY.md past its load cap (from line "
-                f"{cut.first_dropped} on), which the agent never sees, so this topic is never read.",
-                path=topic.path,
-            )
+
+
+def _discovered(memdir: MemoryDir) -> set[str]:
+    """What a link leads the agent to: a line of MEMORY.md, or of a secondary index that a link
+    leads it to (an archive linked from the index is opened, and its entries followed)."""
+    linked = memdir.linked()
+    secondaries = {
+        document.rel: (lines, base) for document, lines, base in memdir.listings() if document is not memdir.index
+    }
+    opened = [rel for rel in secondaries if rel in linked]
+    while opened:
+        lines, base = secondaries.pop(opened.pop())
+        for line in lines:
+            for link in line.links:
+                resolved = memdir.resolve(link.target, base)
+                if resolved and resolved.rel and not resolved.problem and resolved.rel not in linked:
+                    linked.add(resolved.rel)
+                    if resolved.rel in secondaries:
+                        opened.append(resolved.rel)
+    return linked
 
 
 @rule(
@@ -394,27 +492,30 @@ def index_missing(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     reads=MEMORY_DIR,
     summary="The same topic is linked from two index lines.",
     fix=SAFE,
+    reports_on=ON_MEMBERS,  # MEMORY.md and its secondary indexes
 )
 def index_duplicate_entry(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
-    first_line: dict[str, int] = {}
-    for line in memdir.lines:
-        if not line.entry:
-            continue  # a link inside prose is not an entry
-        for link in line.links:
-            resolved = memdir.resolve(link.target)
-            if resolved is None or resolved.rel is None:
-                continue
-            seen = first_line.setdefault(resolved.rel, line.number)
-            if seen != line.number:
-                yield Hit(
-                    f"`{resolved.rel}` is already linked on line {seen}: the second entry spends load "
-                    "budget and tells the agent nothing new.",
-                    line=line.number,
-                    column=link.column,
-                    end_line=line.number,
-                    end_column=link.end_column,
-                    fix=_drop_line(memdir, line, "Remove the later duplicate line"),
-                )
+    for document, lines, base in memdir.listings():  # each index on its own: an archive repeats by design
+        first_line: dict[str, int] = {}
+        for line in lines:
+            if not line.entry:
+                continue  # a link inside prose is not an entry
+            for link in line.links:
+                resolved = memdir.resolve(link.target, base)
+                if resolved is None or resolved.rel is None:
+                    continue
+                seen = first_line.setdefault(resolved.rel, line.number)
+                if seen != line.number:
+                    yield Hit(
+                        f"`{resolved.rel}` is already linked on line {seen}: the second entry spends load "
+                        "budget and tells the agent nothing new.",
+                        path=document.path,
+                        line=line.number,
+                        column=link.column,
+                        end_line=line.number,
+                        end_column=link.end_column,
+                        fix=_drop_line(document, line, "Remove the later duplicate line"),
+                    )
 
 
 _CONTENT_KINDS = {il.CONTENT: "text", il.NESTED: "nested detail", il.CODE: "a code block"}
@@ -458,19 +559,16 @@ def _content_block(block: list[il.IndexLine], max_lines: int) -> Hit:
     )
 
 
-def _words(text: str) -> str:
-    return " ".join(re.findall(r"\w+", text.casefold()))
+def _drift(line: il.IndexLine, summary: str, description: str) -> str | None:
+    """How an entry says something other than its topic's description, or None (`wording`
+    judges, on the link's title and the summary together: the title is part of what the agent
+    reads of the entry)."""
+    from mnemolint.parse import wording
 
-
-def _same(summary: str, description: str) -> bool:
-    """Whether an entry's text says what the description says.
-
-    Case, punctuation and spacing do not count, and either may be a shortened copy of the other
-    (a summary cut with "…", or one that adds a detail after the description's words).
-    """
-    summary = summary.rstrip().removesuffix("…").removesuffix("...")
-    left, right = _words(summary), _words(description)
-    return left.startswith(right) or right.startswith(left)
+    cut = summary.rstrip().removesuffix("…").removesuffix("...")
+    if len(cut) < len(summary.rstrip()):  # a shortened copy: its last word may be cut too (`2026-05-1…`)
+        summary = cut.rsplit(None, 1)[0] if " " in cut.strip() else ""
+    return wording.difference(f"{line.links[0].title} {summary}", description)
 
 
 @rule(
@@ -489,10 +587,11 @@ def index_description_drift(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
         if not summary:
             continue
         description = memdir.topic_by_rel[rel].frontmatter.text("description") if rel else None
-        if description and description.strip() and not _same(summary, description):
+        drift = _drift(line, summary, description) if description and description.strip() else None
+        if drift:
             yield Hit(
-                f"Entry text differs from the description of `{rel}`, which the index line is derived from: "
-                f'"{quote(" ".join(description.split()))}".',
+                f"Entry text says something other than the description of `{rel}`, which the index line is "
+                f'derived from ({drift}): "{quote(" ".join(description.split()))}".',
                 line=line.number,
                 column=line.links[0].end_column,
                 fix=_regenerate(memdir, line, rel, options),

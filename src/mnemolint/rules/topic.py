@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from mnemolint.kinds.memory import SKIPPED, TOPIC, TYPES, unindexable
+from mnemolint.kinds.memory import SKIPPED, TOPIC, TYPES, MemoryDir, unindexable
 from mnemolint.kinds.rules import RULE_FILE
 from mnemolint.model import ERROR, INFO, WARNING, Hit
 from mnemolint.options import INT, RATIO, Option
@@ -29,8 +29,15 @@ _ONE_OF_TYPES = f"{', '.join(TYPES[:-1])} or {TYPES[-1]}"
 _ONE_THING = "One file, one thing: summarise instead of appending, and split different things into their own files."
 
 
+def _a_memory(document: Document) -> bool:
+    """Whether a topic file holds a memory: a secondary index (an archive of index entries,
+    `MemoryDir.secondary`) holds none, and the index rules check it instead."""
+    container = document.container
+    return not isinstance(container, MemoryDir) or container.secondary(document) is None
+
+
 def _measure(document: Document, options: dict) -> tuple[float, str] | None:
-    if document.text is None and not document.too_large:
+    if document.text is None and not document.too_large or not _a_memory(document):
         return None
     size, lines = document.trimmed_size
     max_bytes, max_lines = options["topic-max-bytes"], options["topic-max-lines"]
@@ -51,8 +58,9 @@ def topic_over_limit(document: Document, options: dict) -> Iterator[Hit]:
     measured = _measure(document, options)
     if measured and measured[0] > 1:
         yield Hit(
-            f"Topic file is over its cap ({measured[1]}): the part past it is not visible to the agent. "
-            f"Rewrite it now. {_ONE_THING}"
+            f"Topic file is over its cap ({measured[1]}): too big to stay one thing. The agent reads a topic "
+            "whole when it opens it, so all of it is spent on every read; the cap is the memory's capacity "
+            f"convention. Rewrite it now. {_ONE_THING}"
         )
 
 
@@ -67,12 +75,16 @@ def topic_over_limit(document: Document, options: dict) -> Iterator[Hit]:
 def topic_near_limit(document: Document, options: dict) -> Iterator[Hit]:
     measured = _measure(document, options)
     if measured and options["topic-warn-ratio"] <= measured[0] <= 1:
-        yield Hit(f"Topic file is at {measured[0]:.0%} of its cap ({measured[1]}). {_ONE_THING}")
+        yield Hit(
+            f"Topic file is at {measured[0]:.0%} of its cap ({measured[1]}): close to too big to stay one "
+            f"thing. {_ONE_THING}"
+        )
 
 
 def _readable_frontmatter(document: Document) -> fm.FrontMatter | None:
-    """The frontmatter when its fields can be judged; broken YAML is FM0xx's to report."""
-    if document.text is None:
+    """The frontmatter when its fields can be judged (broken YAML is FM0xx's to report), in a file
+    that holds a memory."""
+    if document.text is None or not _a_memory(document):
         return None
     front = document.frontmatter
     return front if front.status in (fm.OK, fm.NONE) else None
