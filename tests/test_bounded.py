@@ -169,7 +169,7 @@ def test_a_2_mb_index_of_suppressed_lines_is_filtered_at_once(tmp_path: Path) ->
     range of its own (for MEM104 on even lines, MEM105 on odd ones), took 15 s; the issue's, 436 s."""
     count = 21_000
     entries = [
-        f"- [T{n}](t{n}.md) — t<!-- mnemolint-disable {code} --><!-- mnemolint-enable {code} -->"
+        f"- [T{n}](/t{n}.md) — t<!-- mnemolint-disable {code} --><!-- mnemolint-enable {code} -->"
         for n in range(count)
         for code in ["MEM105" if n % 2 else "MEM104"]
     ]

@@ -143,7 +143,7 @@ def test_a_rule_that_fails_mid_run_keeps_its_findings_and_the_files_others(
     """A per-file rule (MEM203) and a memory-dir rule (MEM104) that raise after yielding."""
     from mnemolint.rules import BY_CODE
 
-    files = {"n/mem/MEMORY.md": "- [A](a.md) — a\n- [G](gone.md) — g\n", "n/mem/a.md": "---\nname: A\n---\n"}
+    files = {"n/mem/MEMORY.md": "- [A](a.md) — a\n- [gone](gone.md)\n", "n/mem/a.md": "---\nname: A\n---\n"}
     write_tree(tmp_path, files)
     before = codes(run_lint(tmp_path))
     assert code in before and "MEM205" in before  # MEM205: another rule's finding on the same file
@@ -157,7 +157,7 @@ def test_a_rule_that_fails_mid_run_keeps_its_findings_and_the_files_others(
 
 def test_a_rule_that_fails_in_every_fix_round_is_told_once(tmp_path: Path) -> None:
     """The fixer lints again after its edits: the same bug is one line on stderr, not one per round."""
-    write_tree(tmp_path, {"n/mem/MEMORY.md": "- [A](a.md) — a\n- [G](gone.md) — g\n", "n/mem/a.md": topic("a")})
+    write_tree(tmp_path, {"n/mem/MEMORY.md": "- [A](a.md) — a\n- [gone](gone.md)\n", "n/mem/a.md": topic("a")})
     script = (
         "import sys\nfrom mnemolint.rules import BY_CODE\nfrom mnemolint.cli import main\n"
         "def broken(target, options):\n    raise RuntimeError('a bug')\n    yield\n"
@@ -213,7 +213,7 @@ def test_a_rule_that_fails_in_every_fix_round_is_told_once(tmp_path: Path) -> No
 )
 def test_cfg_reproductions_are_one_line_usage_errors(tmp_path: Path, pyproject: str, fragments: tuple) -> None:
     """`repro.sh cfg`: AttributeError (exit 1) or PatternLimitException tracebacks before."""
-    write_tree(tmp_path, {"c/mem/MEMORY.md": "# M\n- [G](gone.md) — g\n", "c/pyproject.toml": pyproject})
+    write_tree(tmp_path, {"c/mem/MEMORY.md": "# M\n- [gone](gone.md)\n", "c/pyproject.toml": pyproject})
     assert_usage_error(run_cli("check", "c", cwd=tmp_path), *fragments)
     # `--config` reads the same file without the nearest-file search.
     assert_usage_error(run_cli("check", "--config", "c/pyproject.toml", "c", cwd=tmp_path), *fragments)
@@ -231,7 +231,7 @@ def test_globs_up_to_the_budget_still_work(tmp_path: Path) -> None:
 
 
 def _finding_tree(tmp_path: Path) -> Path:
-    return write_tree(tmp_path, {"c/mem/MEMORY.md": "# M\n- [G](gone.md) — g\n"})
+    return write_tree(tmp_path, {"c/mem/MEMORY.md": "# M\n- [gone](gone.md)\n"})
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")

@@ -53,7 +53,7 @@ def test_a_clean_run_prints_no_command_and_says_so_on_stderr(tree) -> None:
 
 
 def test_fix_keeps_stdout_to_commands(tree) -> None:
-    index = "- [Build](build.md) — Build notes\n- [Gone](gone.md) — gone\n"
+    index = "- [Build](build.md) — Build notes\n- [gone](gone.md)\n"
     root = tree({"memory/MEMORY.md": index, "memory/build.md": TOPIC})
     result = run_cli("check", "--fix", "--output-format", "github", cwd=root)
     assert result.stdout == ""

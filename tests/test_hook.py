@@ -89,7 +89,8 @@ def test_index_over_its_cap_says_the_write_succeeded_but_the_tail_is_invisible(t
     assert "silently dropped at every load, so its last entries are already invisible. Rewrite it now." in first
     assert second.startswith("- MEM101 (error) line 201: MEMORY.md is 230 lines (limit: 200): Claude Code loads only")
     assert '("- [T200](t200.md) — t200 notes")' in second
-    assert "MEM105 (warning) in 30 files (t200.md, t201.md, t202.md, t203.md, t204.md, +25 more)" in text
+    assert "30 topics are linked only past the cut, so the agent never discovers them: `t200.md`, `t201.md`" in second
+    assert "MEM105" not in text  # one finding says where the cut is and what it costs
     unchanged(tmp_path, before)  # a notice, not a refusal: the file stays as written
 
 
@@ -137,9 +138,9 @@ def test_a_secret_just_written_is_never_echoed(tmp_path: Path) -> None:
     """The index line linking the topic no longer says what its description says (MEM109, which
     quotes the description): the quoted token is masked."""
     keys = "---\nname: keys\ndescription: deploy with AKIAIOSFODNN7EXAMPLE\ntype: reference\n---\nBody.\n"
-    memory(tmp_path, "- [Keys](keys.md) — how we deploy\n", {"keys.md": keys})
+    memory(tmp_path, "- [Keys](keys.md) — deploy by hand, deprecated\n", {"keys.md": keys})
     text = context(hook("topic-secret", tmp_path))
-    assert "- MEM109 (info) in MEMORY.md line 1: Entry text differs from the description of `keys.md`" in text
+    assert "- MEM109 (info) in MEMORY.md line 1: Entry text says something other than the description of `keys.md`" in text
     assert "AKIA***" in text and "AKIAIOSFODNN7EXAMPLE" not in text
 
 

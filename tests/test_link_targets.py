@@ -137,7 +137,7 @@ def test_a_missing_target_is_reported_as_it_would_be_opened(tmp_path: Path) -> N
 
 
 def test_a_path_through_a_file_is_missing_and_its_line_dropped(tree) -> None:
-    root = tree({INDEX: "- [A](a.md) — a\n- [X](a.md/x.md) — through a file\n", f"{MEM}/a.md": topic("A", "a")})
+    root = tree({INDEX: "- [A](a.md) — a\n- [x](a.md/x.md)\n", f"{MEM}/a.md": topic("A", "a")})
     assert resolved(root / MEM, "a.md/x.md") == ("a.md/x.md", MISSING)  # ENOTDIR
     assert run_cli("check", "--fix", cwd=root).returncode == 0
     assert (root / INDEX).read_text(encoding="utf-8") == "- [A](a.md) — a\n"
@@ -154,7 +154,7 @@ def test_a_dangling_link_is_missing(tree) -> None:
 def test_a_target_that_cannot_be_examined_is_no_finding_and_no_fix(tree, kind: str) -> None:
     """ENAMETOOLONG and ELOOP arise for root too (EACCES does not: see the test below)."""
     name = "n" * 300 + ".md" if kind == "name-too-long" else "loop.md"
-    index = f"- [A](a.md) — a\n- [T]({name}) — mine\n- [G](gone.md) — gone\n"
+    index = f"- [A](a.md) — a\n- [T]({name}) — mine\n- [gone](gone.md)\n"
     root = tree({INDEX: index, f"{MEM}/a.md": topic("A", "a")})
     if kind == "link-loop":
         (root / MEM / name).symlink_to(name)
@@ -164,7 +164,7 @@ def test_a_target_that_cannot_be_examined_is_no_finding_and_no_fix(tree, kind: s
     )
     assert [code for code, _ in findings(root, "--select", "MEM104")] == ["MEM104"]  # gone.md only
     run_cli("check", "--fix", cwd=root)
-    assert (root / INDEX).read_text(encoding="utf-8") == index.replace("- [G](gone.md) — gone\n", "")
+    assert (root / INDEX).read_text(encoding="utf-8") == index.replace("- [gone](gone.md)\n", "")
 
 
 NOBODY = 65534
@@ -215,7 +215,7 @@ def _run_unprivileged(args: list[str]) -> tuple[int, str]:
 
 
 def _locked_tree(root: Path) -> str:
-    index = "- [A](a.md) — a\n- [S](locked/s.md) — in a directory no one may search\n- [G](gone.md) — gone\n"
+    index = "- [A](a.md) — a\n- [S](locked/s.md) — in a directory no one may search\n- [gone](gone.md)\n"
     write_tree(root, {INDEX: index, f"{MEM}/a.md": topic("A", "a"), f"{MEM}/locked/s.md": topic("S", "s")})
     if os.geteuid() == 0:
         for directory, _, files in os.walk(root):
@@ -241,7 +241,7 @@ def test_an_unsearchable_directory_keeps_its_topics_lines(shared_dir: Path) -> N
     code, output = _run_unprivileged(["check", "--fix", str(root)])
     assert "NST002" in output and "MEM104" not in output and "Traceback" not in output, output
     assert code == 1  # NST002 remains
-    assert (root / INDEX).read_text(encoding="utf-8") == index.replace("- [G](gone.md) — gone\n", "")
+    assert (root / INDEX).read_text(encoding="utf-8") == index.replace("- [gone](gone.md)\n", "")
 
 
 # --- the link scanner is linear ------------------------------------------------------------------

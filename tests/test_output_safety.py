@@ -83,7 +83,7 @@ def test_diff_masks_removed_and_added_lines(tmp_path: Path) -> None:
             "d/mem/b.md": topic("B", "b"),
         },
     )
-    result = run_cli("check", "--diff", "d", cwd=root)
+    result = run_cli("check", "--diff", "--unsafe-fixes", "d", cwd=root)
     assert result.returncode == 1
     assert "hunter2" not in output(result) and token[4:] not in result.stdout
     assert result.stdout.splitlines()[2:] == [
@@ -94,7 +94,7 @@ def test_diff_masks_removed_and_added_lines(tmp_path: Path) -> None:
         "+- [A](a.md) — deploy with token=***",
     ]
     # --fix writes the real text, of course (which SEC001 then reports, masked).
-    assert run_cli("check", "--fix", "--ignore", "SEC001", "d", cwd=root).returncode == 0
+    assert run_cli("check", "--fix", "--unsafe-fixes", "--ignore", "SEC001", "d", cwd=root).returncode == 0
     assert token in (root / "d/mem/MEMORY.md").read_text(encoding="utf-8")
 
 

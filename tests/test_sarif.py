@@ -165,7 +165,7 @@ def test_identical_findings_get_distinct_fingerprints(tree) -> None:
 
 
 def test_fixes_with_edits_apply_as_sarif_replacements(tree) -> None:
-    text = "- [Build](build.md) — Build notes\n- [Gone](gone.md) — Gone notes\n"
+    text = "- [Build](build.md) — Build notes\n- [gone](gone.md)\n"
     root = tree({"memory/MEMORY.md": text, "memory/build.md": TOPIC.format("Build")})
     (result,) = sarif(run_lint(root), str(root))["runs"][0]["results"]
     (fix,) = result["fixes"]

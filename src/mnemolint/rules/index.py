@@ -123,7 +123,7 @@ def _unreached_note(unreached: list[str]) -> str:
     count = len(unreached)
     return (
         f" {count:,} {'topic is' if count == 1 else 'topics are'} linked only past the cut, so the agent never "
-        f"discovers {'it' if count == 1 else 'them'}: {names}{', …' if count > 3 else ''}."
+        f"discovers {'it' if count == 1 else 'them'}: {names}{f' and {count - 3:,} more' if count > 3 else ''}."
     )
 
 
@@ -364,7 +364,7 @@ def _broken_links(memdir: MemoryDir, document: Document, lines: list[il.IndexLin
         names = ", ".join(f"`{quote(rel)}`" for _, rel in missing[:3])
         yield Hit(
             f"{len(missing):,} of {entries:,} index entries point to topics not in this tree ({names}"
-            f"{', …' if len(missing) > 3 else ''}): an index copied without its topic files, or a mirror of a "
+            f"{f' and {len(missing) - 3:,} more' if len(missing) > 3 else ''}): an index copied without its topic files, or a mirror of a "
             "memory dir that lacks them. Each line is the only record of its memory here, so none is dropped; "
             "restore the topic files, or remove the lines by hand.",
             path=document.path,
