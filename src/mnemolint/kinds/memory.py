@@ -70,7 +70,7 @@ class MemoryDir(Container):
         self.reader: Reader = WAVE if f"{os.sep}{WAVE.home}{os.sep}" in path + os.sep else CLAUDE
         self._lines: list[IndexLine] | None = None
         self._topic_by_rel: dict[str, Document] | None = None
-        self._resolved: dict[str, Resolved | None] = {}  # every index rule asks for the same targets
+        self._resolved: dict[tuple[str, str], Resolved | None] = {}  # every index rule asks for the same targets
         self._exists_cache: dict[str, bool | None] = {}
         self._cuts: dict[tuple[int, int], LoadCut] = {}
 
@@ -141,13 +141,15 @@ class MemoryDir(Container):
             if (resolved := self.resolve(link.target)) and resolved.rel and not resolved.problem
         }
 
-    def resolve(self, target: str) -> Resolved | None:
-        """Resolve a link target against the memory dir; None for in-page anchors and empty links."""
-        if target not in self._resolved:
-            self._resolved[target] = self._resolve(target)
-        return self._resolved[target]
+    def resolve(self, target: str, base: str = "") -> Resolved | None:
+        """Resolve a link target against the memory dir, or against its folder `base` (a topic's
+        links are relative to the topic); None for in-page anchors and empty links."""
+        key = (base, target)
+        if key not in self._resolved:
+            self._resolved[key] = self._resolve(target, base)
+        return self._resolved[key]
 
-    def _resolve(self, target: str) -> Resolved | None:
+    def _resolve(self, target: str, base: str) -> Resolved | None:
         if not target or target.startswith("#"):
             return None
         if target.startswith("//") or (_SCHEME.match(target) and not _DRIVE.match(target)):
@@ -155,6 +157,8 @@ class MemoryDir(Container):
         if target.startswith(("/", "\\", "~")) or _DRIVE.match(target):
             return Resolved(None, ABSOLUTE)
         candidates = _candidates(target)
+        if base:
+            candidates = [posixpath.normpath(posixpath.join(base, rel)) for rel in candidates]
         unknown: str | None = None
         for rel in candidates:
             if _escapes(rel):
