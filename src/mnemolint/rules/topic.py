@@ -643,4 +643,5 @@ FAMILY = Family(
         description_imperative,
         topic_broken_link,
     ),
+    precision={"MEM209": "high", "MEM210": "high"},  # judged (closeness, wording), not counted
 )
