@@ -340,7 +340,7 @@ SIMILAR_TITLE_RATIO = Option(
     "similar-title-ratio",
     RATIO,
     0.3,
-    "title overlap (Jaccard, CJK character bigrams and words) from which two titles are close (seed 001, 去重 5)",
+    "title overlap (Jaccard of CJK character bigrams and words) from which two titles are close (seed 001, 判定顺序 5)",
 )
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"  # kana, Han, Hangul
 _SCRIPT_RUN = re.compile(rf"([{_CJK}]+)|[^\W_{_CJK}]+")  # CJK runs: character bigrams; other runs: words
@@ -446,9 +446,12 @@ def _grams(title: str) -> tuple[frozenset[str], tuple[str, ...]]:
 
 def close_pairs(titles: list[str], ratio: float) -> Iterator[tuple[int, int, float]]:
     """Pairs (i < j) of `titles` whose gram sets have a Jaccard overlap of at least `ratio`, each
-    once. A prefix-filtered join (AllPairs): each set is ordered rarest gram first, and two sets
-    that overlap that much must share a gram among the first |A| - ceil(ratio·|A|) + 1 of each, so
-    only sets sharing such a gram are ever compared — a dir of 10,000 topics is not 50 million
+    once: a prefix-filtered join (AllPairs, Bayardo et al. 2007). Sets are taken smallest first,
+    each ordered rarest gram first. Two sets A ⊇size B that overlap that much share at least
+    ratio·|A| grams, and at least 2·ratio/(1 + ratio)·|B|, so they share a gram among the first
+    |A| - ceil(ratio·|A|) + 1 of A (what A probes) and the first |B| - ceil(2·ratio/(1 + ratio)·|B|) + 1
+    of B (what B was indexed under): only such pairs are ever compared, and a grams common to
+    every title (`notes`) is rarely in a prefix — a dir of 10,000 topics is not 50 million
     comparisons."""
     from math import ceil
 
@@ -457,20 +460,20 @@ def close_pairs(titles: list[str], ratio: float) -> Iterator[tuple[int, int, flo
     for found in grams:
         for gram in found:
             frequency[gram] = frequency.get(gram, 0) + 1
-    ordered = [sorted(found, key=lambda gram: (frequency[gram], gram)) for found in grams]
     index: dict[str, list[int]] = {}
-    for i in sorted(range(len(titles)), key=lambda i: len(ordered[i])):
-        size = len(ordered[i])
+    indexed_share = 2 * ratio / (1 + ratio)
+    for i in sorted(range(len(titles)), key=lambda i: len(grams[i])):
+        size = len(grams[i])
         if not size:
             continue
-        prefix = ordered[i][: size - ceil(ratio * size - 1e-9) + 1]
-        candidates = {j for gram in prefix for j in index.get(gram, ())}
-        for j in candidates:
+        ordered = sorted(grams[i], key=lambda gram: (frequency[gram], gram))
+        probe = ordered[: size - ceil(ratio * size - 1e-9) + 1]
+        for j in {j for gram in probe for j in index.get(gram, ())}:
             shared = len(grams[i] & grams[j])
             overlap = shared / (size + len(grams[j]) - shared)
             if overlap >= ratio - 1e-9:
                 yield min(i, j), max(i, j), overlap
-        for gram in prefix:
+        for gram in ordered[: size - ceil(indexed_share * size - 1e-9) + 1]:
             index.setdefault(gram, []).append(i)
 
 
@@ -513,7 +516,7 @@ def _series(one: str, other: str) -> bool:
 # joined by a hyphen (`Always-on build cache`, `Never-expire tokens policy`) starts a noun phrase,
 # and 「请求」, 「请假」 are nouns, not 「请」.
 _IMPERATIVE = re.compile(
-    r"(?:you\s+(?:must|should|need\s+to|have\s+to)|always|never|do\s+not|don't|make\s+sure|please)(?=[\s,:])"
+    r"(?:you\s+(?:must|should|need\s+to|have\s+to)|always|never|do\s+not|don't|make\s+sure|please)(?![\w-])"
     r"|(?:你要|你需要|你必须|你应该|务必|不要|切勿|一定要|请(?![求假柬帖]))",
     re.IGNORECASE,
 )
