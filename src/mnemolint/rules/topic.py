@@ -624,8 +624,10 @@ def _broken(memdir: MemoryDir, target: str, base: str, folders: set[str]) -> boo
     resolved = memdir.resolve(target, base)
     if resolved is None or resolved.problem != MISSING or resolved.rel is None:
         return False
-    written = posixpath.relpath(resolved.rel, base or ".")
-    return "/" not in written or written.startswith("../") or posixpath.join(base, written.split("/")[0]) in folders
+    if base and not resolved.rel.startswith(base + "/"):
+        return True  # up a folder, and still within the memory dir
+    below = resolved.rel[len(base) + 1 :] if base else resolved.rel
+    return "/" not in below or posixpath.join(base, below.split("/")[0]) in folders
 
 
 FAMILY = Family(
