@@ -217,7 +217,7 @@ def test_links_resolve_from_the_topics_own_folder(tmp_path) -> None:
         {
             "a.md": topic("A"),
             "sub/b.md": topic("B") + "[up](../a.md) [side](c.md) [gone](../zzz.md) [self](./b.md)\n",
-            "sub/c.md": topic("C") + "[typo](sub/b.md)\n",  # `sub/sub/b.md`: `sub/` is a folder of the memory dir
+            "sub/c.md": topic("C") + "[top](sub/b.md)\n",  # no `sub/sub/`: a path from the top, not judged
         },
     )
     assert [(d.path.rsplit("memory/", 1)[1], d.message.split("`")[1]) for d in only(found, "MEM212")] == [
