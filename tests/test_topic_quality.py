@@ -270,3 +270,8 @@ def test_a_pre_commit_run_on_one_topic_reports_that_topic_only(tmp_path) -> None
     found = run_lint(tmp_path, paths=[tmp_path / "memory" / "b.md"], select=["MEM208", "MEM212"])
     assert sorted(set(codes(found))) == ["MEM208", "MEM212"]
     assert {os.path.basename(d.path) for d in found} == {"b.md"}
+
+
+def test_a_target_is_shown_as_written_not_percent_encoded(tmp_path) -> None:
+    found = memdir(tmp_path, {"a.md": topic("A") + "[x](前端.md) [y](<a b.md>)\n"})
+    assert [d.message.split("`")[1] for d in only(found, "MEM212")] == ["前端.md", "a b.md"]

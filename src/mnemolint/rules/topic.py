@@ -595,9 +595,11 @@ def topic_broken_link(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
 
         for line, target in markdown.links(body) or ():
             if _broken(memdir, target, base, folders):
+                from urllib.parse import unquote  # CommonMark percent-encodes it: show it as written
+
                 yield Hit(
-                    f"Link to `{quote(target)}` leads to no file: the agent following it from this topic finds "
-                    "nothing. Correct the path (relative to this topic), or remove the link.",
+                    f"Link to `{quote(unquote(target))}` leads to no file: the agent following it from this topic "
+                    "finds nothing. Correct the path (relative to this topic), or remove the link.",
                     path=topic.path,
                     line=body_start + line,
                 )
