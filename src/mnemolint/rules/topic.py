@@ -566,7 +566,8 @@ def topic_broken_link(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
         if text is None:
             continue
         base = topic.rel.rpartition("/")[0]
-        front = _readable_frontmatter(topic)
+        # YAML is parsed only where a relation may be: in a parallel run this process has none parsed.
+        front = _readable_frontmatter(topic) if any(key in text for key in _RELATIONS) else None
         for key, entry, line in _relations(front):
             if entry.endswith(".md") or "/" in entry:
                 if _broken(memdir, entry, base, folders):
@@ -587,7 +588,7 @@ def topic_broken_link(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
                     path=topic.path,
                     line=line,
                 )
-        body_start = topic.frontmatter.close_line  # 0: no frontmatter, or one never closed
+        body_start = fm.fences(topic.lines)[1]  # 0: no frontmatter, or one never closed
         body = "\n".join(topic.lines[body_start:])
         if "](" not in body and "]:" not in body:
             continue  # no inline link nor reference definition: the Markdown layer is never loaded
