@@ -569,10 +569,10 @@ def busy_memdir(tree) -> Path:
     return tree(
         {
             f"{MEM}/MEMORY.md": index,
-            f"{MEM}/a.md": topic(),
-            f"{MEM}/b.md": topic(),
-            f"{MEM}/c.md": topic(),
-            f"{MEM}/d.md": topic(),
+            f"{MEM}/a.md": topic(name="a"),  # titles of their own: MEM208 compares them
+            f"{MEM}/b.md": topic(name="b"),
+            f"{MEM}/c.md": topic(name="c"),
+            f"{MEM}/d.md": topic(name="d"),
             f"{MEM}/orphan1.md": "no frontmatter\n",
             f"{MEM}/orphan2.md": "no frontmatter\n",
         }
@@ -655,7 +655,7 @@ def test_an_index_starting_with_a_lone_rule_is_not_all_frontmatter(tree) -> None
     root = tree(
         {
             f"{MEM}/MEMORY.md": "---\n- [A](a.md) — a\n- [B](gone.md) — b\n",
-            f"{MEM}/a.md": topic(),
+            f"{MEM}/a.md": topic(name="a"),  # titles of their own: MEM208 compares them
         }
     )
     found = run_lint(root, select=["MEM104", "MEM105", "MEM108", "FM"])

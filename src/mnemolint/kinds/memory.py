@@ -72,7 +72,7 @@ class MemoryDir(Container):
         self.reader: Reader = WAVE if f"{os.sep}{WAVE.home}{os.sep}" in path + os.sep else CLAUDE
         self._lines: list[IndexLine] | None = None
         self._topic_by_rel: dict[str, Document] | None = None
-        self._resolved: dict[str, Resolved | None] = {}  # every index rule asks for the same targets
+        self._resolved: dict[tuple[str, str], Resolved | None] = {}  # every index rule asks for the same targets
         self._exists_cache: dict[str, bool | None] = {}
         self._cuts: dict[tuple[int, int], LoadCut] = {}
         self._secondary: dict[str, list[IndexLine] | None] = {}
@@ -175,14 +175,14 @@ class MemoryDir(Container):
         }
 
     def resolve(self, target: str, base: str = "") -> Resolved | None:
-        """Resolve a link target written in a file of folder `base` (relative to the memory dir,
-        "" for `MEMORY.md`'s); None for in-page anchors and empty links."""
-        key = f"{base}/{target}" if base else target
+        """Resolve a link target against the memory dir, or against its folder `base` (a topic's
+        links are relative to the topic); None for in-page anchors and empty links."""
+        key = (base, target)
         if key not in self._resolved:
             self._resolved[key] = self._resolve(target, base)
         return self._resolved[key]
 
-    def _resolve(self, target: str, base: str = "") -> Resolved | None:
+    def _resolve(self, target: str, base: str) -> Resolved | None:
         if not target or target.startswith("#"):
             return None
         if target.startswith("//") or (_SCHEME.match(target) and not _DRIVE.match(target)):

@@ -147,6 +147,27 @@ def runs(text: str) -> list[Run] | None:
     return found
 
 
+def links(text: str) -> list[tuple[int, str]] | None:
+    """Each link of the text as its 1-based line and destination (`href`, reference links
+    resolved, as CommonMark normalises it: percent-encoded), in order; never one inside code or
+    HTML. None when the text is over `MAX_CHARS` and was not parsed."""
+    if len(text) > MAX_CHARS:
+        return None
+    found: list[tuple[int, str]] = []
+    for token in _parse(text):
+        if token.type != "inline" or token.map is None:
+            continue
+        line = token.map[0] + 1
+        for child in token.children or ():
+            if child.type in ("softbreak", "hardbreak"):
+                line += 1
+            elif child.type == "link_open":
+                found.append((line, str(child.attrGet("href") or "")))
+            elif child.type in ("text", "code_inline", "html_inline"):
+                line += child.content.count("\n")
+    return found
+
+
 def _parse(text: str) -> list:
     global _parser
     if _parser is None:

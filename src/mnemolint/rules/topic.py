@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Iterator
 
-from mnemolint.kinds.memory import SKIPPED, TOPIC, TYPES, MemoryDir, unindexable
+from mnemolint.kinds.memory import MEMORY_DIR, MISSING, SKIPPED, TOPIC, TYPES, MemoryDir, unindexable
 from mnemolint.kinds.rules import RULE_FILE
 from mnemolint.model import ERROR, INFO, WARNING, Hit
 from mnemolint.options import INT, RATIO, Option
 from mnemolint.parse import frontmatter as fm
 from mnemolint.parse.document import Document
 from mnemolint.parse.textutil import quote, utf16_len
-from mnemolint.rules.base import Family, rule
+from mnemolint.rules.base import ON_MEMBERS, Family, rule
 
 MAX_BYTES = Option(
     "topic-max-bytes", INT, 4_096, "UTF-8 bytes of a trimmed topic file, frontmatter included (seed 000, capacity 11)"
@@ -345,6 +346,305 @@ def _line_of(front: fm.FrontMatter, key: str) -> int:
     return front.fence_line or 1
 
 
+# --- MEM208-MEM212: memory quality (seed 001 "什么时候更新，什么时候新建", "新会话为什么不会乱") ---------
+
+SIMILAR_TITLE_RATIO = Option(
+    "similar-title-ratio",
+    RATIO,
+    0.3,
+    "title overlap (Jaccard of CJK character bigrams and words) from which two titles are close (seed 001, 判定顺序 5)",
+)
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"  # kana, Han, Hangul
+_SCRIPT_RUN = re.compile(rf"([{_CJK}]+)|[^\W_{_CJK}]+")  # CJK runs: character bigrams; other runs: words
+# Function words, and the four type words: `feedback_testing` and `project-testing` name one subject.
+_STOP_WORDS = frozenset(
+    "a an the is are was be not no of to and or in on at for with by from as it its this that than into via per".split()
+    + list(TYPES)
+)
+
+
+def _normal(text: str) -> str:
+    """A title as the seed compares it: NFKC (full-width and compatibility forms folded),
+    case-folded, whitespace collapsed. 「API 地址」, 「ＡＰＩ　地址」 and 「api  地址」 are one title."""
+    import unicodedata
+
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+class _Titled:
+    """A topic's title and the layer and condition it holds under (seed 001, 判定顺序 1–2):
+    `scope` (absent is the project layer, the default) and `when` (absent is its own condition)."""
+
+    __slots__ = ("topic", "title", "shown", "key")
+
+    def __init__(self, topic: Document, front: fm.FrontMatter, title: str) -> None:
+        self.topic = topic
+        self.title = _normal(title)
+        self.shown = title.strip()
+        data = front.data or {}
+        self.key = (_condition(data.get("scope")) or "project", _condition(data.get("when")))
+
+
+def _condition(value: object) -> object:
+    if value is None or value == "" or value == []:
+        return None
+    if isinstance(value, list):
+        return tuple(_normal(str(item)) for item in value)
+    return _normal(str(value))
+
+
+def _titled(memdir: MemoryDir) -> list[_Titled]:
+    """The topics that have a title (`name`), in path order; the others are MEM205's."""
+    found = []
+    for topic in sorted(memdir.topics, key=lambda document: document.rel):
+        front = _readable_frontmatter(topic)
+        if front is None:
+            continue
+        name, _ = _field(front, "name")
+        if isinstance(name, (str, int, float)) and not isinstance(name, bool) and str(name).strip():
+            found.append(_Titled(topic, front, str(name)))
+    return found
+
+
+def _name_line(topic: Document) -> int | None:
+    front = topic.frontmatter
+    return front.key_line("name") or front.key_line("metadata") or (1 if front.present else None)
+
+
+def _condition_shown(key: tuple[object, object]) -> str:
+    scope, when = key
+    return f"scope `{scope}`" + (f", `when` {when}" if when is not None else ", no `when`")
+
+
+@rule(
+    "MEM208",
+    "topic-duplicate-title",
+    WARNING,
+    reads=MEMORY_DIR,
+    summary="Two topics of one memory dir have the same title under the same scope and `when`.",
+    reports_on=ON_MEMBERS,
+)
+def topic_duplicate_title(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
+    first: dict[tuple[str, object], _Titled] = {}
+    for titled in _titled(memdir):
+        earlier = first.setdefault((titled.title, titled.key), titled)
+        if earlier is not titled:
+            yield Hit(
+                f"Title `{quote(titled.shown)}` is already the title of `{earlier.topic.rel}` "
+                f"({_condition_shown(titled.key)}): same title, same layer, same condition is one memory, "
+                "so the agent saves into one and the other goes stale. Merge the two files into one, or give "
+                "one a `when` or a title of its own if they hold under different conditions.",
+                path=titled.topic.path,
+                line=_name_line(titled.topic),
+            )
+
+
+def _grams(title: str) -> tuple[frozenset[str], tuple[str, ...]]:
+    """What two titles are compared by: the character bigrams of each Han/kana/Hangul run (a lone
+    character stands for itself) and each other word except function words, the memory type
+    words and numbers; and the numbers, which tell the members of a numbered series apart."""
+    grams: set[str] = set()
+    numbers = []
+    for match in _SCRIPT_RUN.finditer(title):
+        run = match.group()
+        if match.group(1):
+            grams.update((run[i : i + 2] for i in range(len(run) - 1)) if len(run) > 1 else (run,))
+        elif run.isdigit():
+            numbers.append(run)
+        elif run not in _STOP_WORDS:
+            grams.add(run)
+    return frozenset(grams), tuple(numbers)
+
+
+def close_pairs(titles: list[str], ratio: float) -> Iterator[tuple[int, int, float]]:
+    """Pairs (i < j) of `titles` whose gram sets have a Jaccard overlap of at least `ratio`, each
+    once: a prefix-filtered join (AllPairs, Bayardo et al. 2007). Sets are taken smallest first,
+    each ordered rarest gram first. Two sets A ⊇size B that overlap that much share at least
+    ratio·|A| grams, and at least 2·ratio/(1 + ratio)·|B|, so they share a gram among the first
+    |A| - ceil(ratio·|A|) + 1 of A (what A probes) and the first |B| - ceil(2·ratio/(1 + ratio)·|B|) + 1
+    of B (what B was indexed under): only such pairs are ever compared, and a grams common to
+    every title (`notes`) is rarely in a prefix — a dir of 10,000 topics is not 50 million
+    comparisons."""
+    from math import ceil
+
+    grams = [_grams(title)[0] for title in titles]
+    frequency: dict[str, int] = {}
+    for found in grams:
+        for gram in found:
+            frequency[gram] = frequency.get(gram, 0) + 1
+    index: dict[str, list[int]] = {}
+    indexed_share = 2 * ratio / (1 + ratio)
+    for i in sorted(range(len(titles)), key=lambda i: len(grams[i])):
+        size = len(grams[i])
+        if not size:
+            continue
+        ordered = sorted(grams[i], key=lambda gram: (frequency[gram], gram))
+        probe = ordered[: size - ceil(ratio * size - 1e-9) + 1]
+        for j in {j for gram in probe for j in index.get(gram, ())}:
+            shared = len(grams[i] & grams[j])
+            overlap = shared / (size + len(grams[j]) - shared)
+            if overlap >= ratio - 1e-9:
+                yield min(i, j), max(i, j), overlap
+        for gram in ordered[: size - ceil(indexed_share * size - 1e-9) + 1]:
+            index.setdefault(gram, []).append(i)
+
+
+@rule(
+    "MEM209",
+    "topic-similar-title",
+    INFO,
+    reads=MEMORY_DIR,
+    summary="Two topics' titles overlap by {similar-title-ratio} or more, under one scope and `when`.",
+    options=(SIMILAR_TITLE_RATIO,),
+    reports_on=ON_MEMBERS,
+)
+def topic_similar_title(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
+    ratio = options["similar-title-ratio"]
+    groups: dict[tuple[object, object], list[_Titled]] = {}
+    for titled in _titled(memdir):
+        groups.setdefault(titled.key, []).append(titled)
+    for group in groups.values():
+        for i, j, overlap in sorted(close_pairs([titled.title for titled in group], ratio), key=lambda p: p[1]):
+            earlier, later = group[i], group[j]
+            if earlier.title == later.title or _series(earlier.title, later.title):
+                continue  # the same title is MEM208's; `note-12` and `note-13` are a series on purpose
+            yield Hit(
+                f"Title `{quote(later.shown)}` is close to `{quote(earlier.shown)}` of `{earlier.topic.rel}` "
+                f"(overlap {overlap:.2f}, from {ratio:g}): if they are one memory, merge them; if they are two, "
+                "keep them, and let the titles say what tells them apart (seed 001: 「前端 API 地址」 and "
+                "「后端 API 地址」 are two).",
+                path=later.topic.path,
+                line=_name_line(later.topic),
+            )
+
+
+def _series(one: str, other: str) -> bool:
+    """Two titles with the same words and different numbers: entries of a numbered series."""
+    (grams_one, numbers_one), (grams_other, numbers_other) = _grams(one), _grams(other)
+    return grams_one == grams_other and numbers_one != numbers_other
+
+
+# "你要…", "请…", "You must…", "Always …": an order, where seed 001 wants a noun phrase. A word
+# joined by a hyphen (`Always-on build cache`, `Never-expire tokens policy`) starts a noun phrase,
+# and 「请求」, 「请假」 are nouns, not 「请」.
+_IMPERATIVE = re.compile(
+    r"(?:you\s+(?:must|should|need\s+to|have\s+to)|always|never|do\s+not|don't|make\s+sure|please)(?![\w-])"
+    r"|(?:你要|你需要|你必须|你应该|务必|不要|切勿|一定要|请(?![求假柬帖]))",
+    re.IGNORECASE,
+)
+_LEADING_MARKUP = re.compile(r"[\s*_`\"'“‘「>-]*")
+
+
+@rule(
+    "MEM210",
+    "description-imperative",
+    INFO,
+    reads=(TOPIC,),
+    summary="A topic's `description` is written as an order (`You must…`, `Always…`, 「请…」), not as a noun phrase.",
+)
+def description_imperative(document: Document, options: dict) -> Iterator[Hit]:
+    front = _readable_frontmatter(document)
+    description = front.text("description") if front else None
+    if front is None or not description:
+        return
+    text = description[_LEADING_MARKUP.match(description).end() :]  # type: ignore[union-attr]
+    order = _IMPERATIVE.match(text)
+    if order:
+        yield Hit(
+            f"Description `{quote(description.strip(), 60)}` is an order (`{order.group()}…`): the description is "
+            "the memory's one-line summary in the index and in search results, where an order reads as an "
+            "instruction to whoever sees it. Say what the memory is about, as a noun phrase (seed 001: "
+            "「摘要必须是名词短语」), and keep the rule itself in the body.",
+            line=front.key_line("description") or 1,
+        )
+
+
+_RELATIONS = ("relates_to", "supersedes", "superseded_by")
+
+
+@rule(
+    "MEM212",
+    "topic-broken-link",
+    WARNING,
+    reads=MEMORY_DIR,
+    summary="A topic's relative link, or its `relates_to` / `supersedes` / `superseded_by` entry, names no file.",
+    reports_on=ON_MEMBERS,
+)
+def topic_broken_link(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
+    known: set[str] | None = None  # what a relation entry that is not a path may name: titles and stems
+    folders = {rel.rsplit("/", depth)[0] for rel in memdir.topic_by_rel for depth in range(1, rel.count("/") + 1)}
+    for topic in sorted(memdir.topics, key=lambda document: document.rel):
+        text = topic.text
+        if text is None or memdir.secondary(topic) is not None:
+            continue  # a secondary index's links are MEM104's
+        base = topic.rel.rpartition("/")[0]
+        # YAML is parsed only where a relation may be: in a parallel run this process has none parsed.
+        front = _readable_frontmatter(topic) if any(key in text for key in _RELATIONS) else None
+        for key, entry, line in _relations(front):
+            if entry.endswith(".md") or "/" in entry:
+                if _broken(memdir, entry, base, folders):
+                    yield Hit(
+                        f"`{key}` names `{quote(entry)}`, which is not in the memory dir: the agent following it "
+                        "finds nothing. Correct the file name (relative to this topic), or remove the entry.",
+                        path=topic.path,
+                        line=line,
+                    )
+                continue
+            if known is None:
+                known = {titled.title for titled in _titled(memdir)}
+                known |= {_normal(other.rel.rpartition("/")[2][:-3]) for other in memdir.topics}
+            if _normal(entry) not in known:
+                yield Hit(
+                    f"`{key}` names `{quote(entry)}`, and no topic of this memory dir has that title or file name: "
+                    "the agent following it finds nothing. Name the topic's file (`name.md`), or remove the entry.",
+                    path=topic.path,
+                    line=line,
+                )
+        body_start = fm.fences(topic.lines)[1]  # 0: no frontmatter, or one never closed
+        body = "\n".join(topic.lines[body_start:])
+        if "](" not in body and "]:" not in body:
+            continue  # no inline link nor reference definition: the Markdown layer is never loaded
+        from mnemolint.parse import markdown
+
+        for line, target in markdown.links(body) or ():
+            if _broken(memdir, target, base, folders):
+                from urllib.parse import unquote  # CommonMark percent-encodes it: show it as written
+
+                yield Hit(
+                    f"Link to `{quote(unquote(target))}` leads to no file: the agent following it from this topic "
+                    "finds nothing. Correct the path (relative to this topic), or remove the link.",
+                    path=topic.path,
+                    line=body_start + line,
+                )
+
+
+def _relations(front: fm.FrontMatter | None) -> Iterator[tuple[str, str, int]]:
+    """Each `relates_to` / `supersedes` / `superseded_by` entry (the value is a string or a list
+    of strings), with its key and line."""
+    data = front.data if front is not None and isinstance(front.data, dict) else {}
+    for key in _RELATIONS:
+        value = data.get(key)
+        for entry in [value] if isinstance(value, str) else value if isinstance(value, list) else ():
+            if isinstance(entry, str) and entry.strip():
+                yield key, entry.strip(), front.key_line(key) or 1  # type: ignore[union-attr]
+
+
+def _broken(memdir: MemoryDir, target: str, base: str, folders: set[str]) -> bool:
+    """Whether a relative target, resolved from the topic's folder `base` as MEM104 resolves index
+    links, is a memory-dir path that names no file. It is one when it names a file beside the
+    topic (`x.md`), goes up a folder within the memory dir (`../x.md` from a subfolder), or starts
+    with a folder of the memory dir (`folders`); `docs/x.md`, with no `docs/` there, is taken as the
+    project path an agent opens it as (from the project root), and a path out of the memory dir is
+    the project's too: neither is judged, since a memory dir is often linted without its project."""
+    resolved = memdir.resolve(target, base)
+    if resolved is None or resolved.problem != MISSING or resolved.rel is None:
+        return False
+    if base and not resolved.rel.startswith(base + "/"):
+        return True  # up a folder, and still within the memory dir
+    below = resolved.rel[len(base) + 1 :] if base else resolved.rel
+    return "/" not in below or posixpath.join(base, below.split("/")[0]) in folders
+
+
 FAMILY = Family(
     "MEM2",
     "topic files",
@@ -358,5 +658,10 @@ FAMILY = Family(
         topic_invalid_type,
         topic_unindexable_name,
         frontmatter_misread,
+        topic_duplicate_title,
+        topic_similar_title,
+        description_imperative,
+        topic_broken_link,
     ),
+    precision={"MEM209": "high", "MEM210": "high"},  # judged (closeness, wording), not counted
 )
