@@ -14,9 +14,10 @@ and it is not judged.
 Precision first: a missing file is reported only where the project could hold it, that is when
 the folder the citation names holds other files of the project of the same type (`src/old.py`
 where `src/` still holds `.py` files). A memory copied without its code, or one citing another
-repository, cites folders the project does not have, or has with no such file: nothing is said. Every fact
-about a cited file (is it there, how many lines, when it changed) is asked of the `Project`, once
-per file; a text with no citation costs a few substring tests, and no git runs unless one is found.
+repository, names folders the project does not have, or has with no such file: nothing is said.
+Every fact about a cited file (is it there, how many lines, when it changed) is asked of the
+`Project`, once per file; a text with no citation costs one fast pass (`citations.may_cite`),
+and no git runs unless one is found.
 """
 
 from __future__ import annotations
