@@ -5,8 +5,9 @@ against (READERS.md §2 and B).
 The files are `git ls-files --cached --others --exclude-standard` inside a git work tree (what the
 repository has, tracked or not, ignored files left out), else a walk of the folder of its own,
 less what a `.gitignore` ignores (a run over one changed file walks only that file's container).
-Either is listed once, and only when a rule asks: most runs lint no rule glob. This is also the
-one module that runs git.
+Either is listed once, and only when a rule asks: most runs lint no rule glob. What a rule needs
+of a project file it does not lint (a cited file: is it there, its lines, its last change) is
+asked here too, once per file. This is also the one module that runs git.
 """
 
 from __future__ import annotations
