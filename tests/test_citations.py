@@ -150,6 +150,19 @@ def test_a_bare_name_is_the_projects_only_file_of_that_name(tmp_path: Path) -> N
     assert [m.split(" ", 1)[0] for m in cit(root, "CIT002")] == ["`auth.py:40`"]
 
 
+def test_a_bare_name_beside_the_memory(tmp_path: Path) -> None:
+    """A nested `AGENTS.md` naming `routes.ts` means its own, though the project has two."""
+    root = write_tree(
+        tmp_path,
+        {
+            "packages/web/AGENTS.md": "See `routes.ts:40`.\n",
+            "packages/web/routes.ts": CODE,
+            "packages/api/routes.ts": CODE,
+        },
+    )
+    assert [m.split("`")[3] for m in cit(root, "CIT002")] == ["packages/web/routes.ts"]
+
+
 # --- CIT002
 
 

@@ -8,8 +8,8 @@ nothing else checks them. These rules do, against the project the memory belongs
 an agent session works in (project.py), which is the nearest folder at or above the memory that
 holds `.git`, else the linted root. A citation is tried relative to the project, then relative to
 the memory's own folder (a nested `AGENTS.md` cites its own subtree). A bare `name.ext:12` is the
-project's file of that name at the top, else its one file of that name anywhere; none, or several,
-and it is not judged.
+file of that name at the project's top or beside the memory, else the project's one file of that
+name anywhere; none, or several, and it is not judged.
 
 Precision first: a missing file is reported only where the project could hold it, that is when
 the folder the citation names holds other files of the project of the same type (`src/old.py`
@@ -114,27 +114,22 @@ def _project_folder(tree: Tree, path: str) -> str:
 
 
 def _resolve(tree: Tree, document: Document, citation: Citation, project: Project) -> Cited:
+    """Where the citation leads: relative to the project, then to the memory's own folder, and for
+    a bare name the project's only file of that name."""
     kept = _kept(tree, project)
-    if "/" not in citation.path:  # never reported missing: it may name a file of another project
-        rel = _by_name(tree, project, citation.path)
-        return Cited(document, citation, project, rel, rel is not None)
+    bare = "/" not in citation.path
     judged = False
     own = os.path.relpath(os.path.dirname(document.path), project.path).replace(os.sep, "/")
-    for base in ("", own) if own not in (".", "") and not own.startswith("../") else ("",):
+    for base in ("", own) if own != "." and not own.startswith("../") else ("",):
         rel = os.path.normpath(os.path.join(base, citation.path)).replace(os.sep, "/")
         if project.has(rel):
             return Cited(document, citation, project, rel, True)
-        judged = judged or _place(rel) in kept
+        judged = judged or (not bare and _place(rel) in kept)
+    if bare:  # never reported missing: it may name a file of another project
+        found = tree.derived(f"citation names {project.path}", lambda tree: _names(project)).get(citation.path, ())
+        only = found[0] if len(found) == 1 else None
+        return Cited(document, citation, project, only, only is not None)
     return Cited(document, citation, project, None, judged)
-
-
-def _by_name(tree: Tree, project: Project, name: str) -> str | None:
-    """A bare `name.ext`: the project's file of that name at its top, else its only one."""
-    if project.has(name):
-        return name
-    named = tree.derived(f"citation names {project.path}", lambda tree: _names(project))
-    found = named.get(name, ())
-    return found[0] if len(found) == 1 else None
 
 
 def _names(project: Project) -> dict[str, list[str]]:
