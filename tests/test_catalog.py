@@ -8,6 +8,7 @@ the bad example's files must make the rule fire and the good example's must not.
 from __future__ import annotations
 
 import os
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -79,7 +80,7 @@ def _section(text: str, title: str) -> str:
 def materialise(section: str, root: Path) -> int:
     """Write the section's `file=` blocks under `root`; return how many were written. A block
     marked `tracked` is added to a git repository made at `root` (GIT003 and CDX002 need what git
-    tracks)."""
+    tracks); one with `mtime=DATE` gets that modification time (CIT003 compares them)."""
     written = 0
     tracked: list[str] = []
     for fence in markdown.fences(section):
@@ -95,6 +96,9 @@ def materialise(section: str, root: Path) -> int:
             if "escapes" in attributes:
                 body = body.encode("ascii").decode("unicode_escape")
             path.write_bytes(body.encode(attributes.get("encoding") or "utf-8"))
+        if "mtime" in attributes:  # a date (`mtime=2026-01-10`): when the file was last written
+            moment = datetime.fromisoformat(attributes["mtime"]).replace(tzinfo=timezone.utc).timestamp()
+            os.utime(path, (moment, moment))
         if "tracked" in attributes:
             tracked.append(attributes["file"])
         written += 1

@@ -5,8 +5,9 @@ against (READERS.md §2 and B).
 The files are `git ls-files --cached --others --exclude-standard` inside a git work tree (what the
 repository has, tracked or not, ignored files left out), else a walk of the folder of its own,
 less what a `.gitignore` ignores (a run over one changed file walks only that file's container).
-Either is listed once, and only when a rule asks: most runs lint no rule glob. This is also the
-one module that runs git.
+Either is listed once, and only when a rule asks: most runs lint no rule glob. What a rule needs
+of a project file it does not lint (a cited file: is it there, its lines, its last change) is
+asked here too, once per file. This is also the one module that runs git.
 """
 
 from __future__ import annotations
@@ -32,13 +33,14 @@ class Project:
     when given, else Wave where `.wave/` exists and Claude Code where `.claude/` or `CLAUDE.md`
     does."""
 
-    __slots__ = ("path", "options", "readers", "_files")
+    __slots__ = ("path", "options", "readers", "_files", "_line_counts")
 
     def __init__(self, path: str, options: dict) -> None:
         self.path = path
         self.options = {**defaults(), **options}  # a caller may give only what it sets
         self.readers = _readers(path, list(options.get("agents") or []))
         self._files: list[str] | None = None
+        self._line_counts: dict[str, int | None] = {}
 
     def uses(self, reader: Reader) -> bool:
         return reader in self.readers
@@ -56,6 +58,58 @@ class Project:
     def relative(self, path: str) -> str | None:
         """`path` relative to the project as the agents match it (`relative_to`)."""
         return relative_to(path, self.path)
+
+    def has(self, rel: str) -> bool:
+        """Whether a file (or a link) stands at `rel` in the project folder, listed or not: a file
+        `.gitignore` leaves out is still there for the agent. A folder is no file."""
+        full = os.path.join(self.path, rel)
+        return os.path.lexists(full) and not os.path.isdir(full)
+
+    def line_count(self, rel: str) -> int | None:
+        """How many lines the file at `rel` has, read once per run and never past `max-file-bytes`;
+        None when it is no regular file inside the project (a link, or reached through a linked
+        folder: nothing behind a link is read), or too large, binary or unreadable."""
+        if rel not in self._line_counts:
+            self._line_counts[rel] = self._count(rel)
+        return self._line_counts[rel]
+
+    def _count(self, rel: str) -> int | None:
+        from mnemolint.parse.document import Document
+
+        full = os.path.join(self.path, rel)
+        if os.path.islink(full) or not inside(os.path.realpath(full), os.path.realpath(self.path)):
+            return None
+        text = Document(full, None, self.options).text  # the one bounded read
+        if text is None:
+            return None
+        return text.count("\n") + (1 if text and not text.endswith("\n") else 0)
+
+    def last_changes(self, rels: list[str]) -> dict[str, float]:
+        """When each file at `rels` last changed, in seconds since the epoch: inside a git work
+        tree its last commit (one `git log` for all of them) unless it has uncommitted changes
+        (one `git diff`); else, and for a file never committed, its mtime. A file that is not
+        there has no entry."""
+        dates: dict[str, float] = {}
+        specs = [f":(literal){rel}" for rel in rels]
+        log = ("log", "--format=%x01%ct", "--name-only", "-z", "--no-renames", "--relative", "--", *specs)
+        logged = git(self.path, *log) if rels else None
+        if logged is not None:
+            moment = None
+            for token in (token.lstrip(b"\n") for token in logged.split(b"\0")):
+                if token.startswith(b"\x01"):
+                    moment = float(token[1:])
+                elif token and moment is not None:
+                    dates.setdefault(os.fsdecode(token), moment)  # newest first: the first is the last change
+            changed = git(self.path, "diff", "--name-only", "-z", "--relative", "HEAD", "--", *specs) or b""
+            for name in changed.split(b"\0"):
+                dates.pop(os.fsdecode(name), None)
+        for rel in rels:
+            if rel not in dates:
+                try:
+                    dates[rel] = os.lstat(os.path.join(self.path, rel)).st_mtime
+                except OSError:
+                    pass
+        return dates
 
 
 def relative_to(path: str, base: str) -> str | None:

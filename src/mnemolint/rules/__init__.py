@@ -10,6 +10,7 @@ from __future__ import annotations
 from mnemolint.options import SHARED, Option
 from mnemolint.rules import (
     ai_memory,
+    citations,
     claude,
     codex,
     frontmatter,
@@ -37,6 +38,7 @@ FAMILIES: tuple[Family, ...] = (
     secrets.FAMILY,
     ai_memory.FAMILY,
     gitignore.FAMILY,
+    citations.FAMILY,
 )
 
 RULES: tuple[Rule, ...] = tuple(rule for family in FAMILIES for rule in family.rules)
