@@ -140,7 +140,9 @@ def test_a_secret_just_written_is_never_echoed(tmp_path: Path) -> None:
     keys = "---\nname: keys\ndescription: deploy with AKIAIOSFODNN7EXAMPLE\ntype: reference\n---\nBody.\n"
     memory(tmp_path, "- [Keys](keys.md) — deploy by hand, deprecated\n", {"keys.md": keys})
     text = context(hook("topic-secret", tmp_path))
-    assert "- MEM109 (info) in MEMORY.md line 1: Entry text says something other than the description of `keys.md`" in text
+    assert (
+        "- MEM109 (info) in MEMORY.md line 1: Entry text says something other than the description of `keys.md`" in text
+    )
     assert "AKIA***" in text and "AKIAIOSFODNN7EXAMPLE" not in text
 
 

@@ -283,9 +283,7 @@ def test_mem104_an_index_copied_without_its_topics_is_one_finding_with_no_fix(tr
 
 
 def test_mem104_a_few_missing_topics_are_a_finding_each(tree) -> None:
-    index = "- [gone](gone.md)\n- [Gone too](gone2.md) — x\n" + "".join(
-        f"- [T{n}](t{n}.md) — t\n" for n in range(3)
-    )
+    index = "- [gone](gone.md)\n- [Gone too](gone2.md) — x\n" + "".join(f"- [T{n}](t{n}.md) — t\n" for n in range(3))
     found = lint_memdir(tree, index, {f"t{n}.md": topic() for n in range(3)}, select=["MEM104"])
     assert [(f.line, f.fix.applicability) for f in found] == [(1, "safe"), (2, "unsafe")]
 
@@ -546,7 +544,11 @@ def test_mem109_quiet_when_the_entry_says_the_description(tree, entry: str) -> N
         pytest.param("部署先走预发集群", "所有部署都先走预发集群", id="chinese"),
         pytest.param("recurring blocker (~6 times)", "The token has expired 5-6 times", id="number-in-a-range"),
         pytest.param("Codex 9, Gemini 7", "Codex 9/10, Gemini 7/10", id="number-in-a-fraction"),
-        pytest.param("Aaron 2026-05-15 — the three parts, captured 2026-05-1…", "Aaron 2026-05-15: parts 2026-05-14", id="cut-number"),
+        pytest.param(
+            "Aaron 2026-05-15 — the three parts, captured 2026-05-1…",
+            "Aaron 2026-05-15: parts 2026-05-14",
+            id="cut-number",
+        ),
     ],
 )
 def test_mem109_quiet_on_paraphrases(tree, entry: str, description: str) -> None:
@@ -688,3 +690,75 @@ def test_mem104_on_names_people_write(tree, entry: str, code: str | None) -> Non
     topics = {"my file.md": topic(), "a:b.md": topic()}
     found = lint_memdir(tree, entry + "\n", topics, select=["MEM104", "MEM105"])
     assert [d.code for d in found if d.path.endswith("MEMORY.md")] == ([code] if code else [])
+
+
+# --- MEM101 names the topics linked only past the cut ------------------------------------------
+
+
+def test_mem101_counts_the_topics_linked_only_past_the_cut_and_json_lists_them_all(tree) -> None:
+    index = "".join(f"- [T{n}](t{n}.md) — t{n}\n" for n in range(8))
+    root = tree({f"{MEM}/MEMORY.md": index, **{f"{MEM}/t{n}.md": topic(f"t{n}", f"t{n}") for n in range(8)}})
+    (root / "mnemolint.toml").write_text("index-max-lines = 3\n", encoding="utf-8")
+    found = json.loads(run_cli("check", "--select", "MEM101,MEM105", "--output-format", "json", cwd=root).stdout)
+    [cut] = found  # no MEM105 per topic beside it
+    assert cut["code"] == "MEM101"
+    assert (
+        "5 topics are linked only past the cut, so the agent never discovers them: "
+        "`t3.md`, `t4.md`, `t5.md` and 2 more." in cut["message"]
+    )
+    assert cut["related"] == ["t3.md", "t4.md", "t5.md", "t6.md", "t7.md"]
+    sarif = json.loads(run_cli("check", "--select", "MEM101", "--output-format", "sarif", cwd=root).stdout)
+    [result] = sarif["runs"][0]["results"]
+    assert result["properties"] == {"related": cut["related"]}
+
+
+def test_mem101_says_nothing_of_topics_when_all_are_linked_before_the_cut(tree) -> None:
+    index = "- [T0](t0.md) — t0\n" + "".join(f"- line {n}\n" for n in range(5))
+    finding = one(
+        lint_memdir(tree, index, {"t0.md": topic("t0", "t0")}, select=["MEM101"], **{"index-max-lines": 3}), "MEM101"
+    )
+    assert "linked only past the cut" not in finding.message and finding.related == ()
+
+
+# --- secondary indexes ------------------------------------------------------------------------------
+
+ARCHIVE = (
+    "# Entries moved out of MEMORY.md\n\nKept here so the main index stays under its cap.\n\n"
+    "- [A](a.md) — about a\n- [Gone](gone.md) — a topic deleted since\n- [A again](a.md) — about a\n"
+    f"- [B](b.md) — {'b' * 160}\n"
+)
+
+
+def test_a_secondary_index_is_checked_as_an_index_not_as_a_memory(tree) -> None:
+    topics = {"a.md": topic("about a", "a"), "b.md": topic("about b", "b"), "MEMORY-archive.md": ARCHIVE}
+    found = lint_memdir(tree, "- [Archive](MEMORY-archive.md) — older entries\n", topics, select=["MEM"])
+    on_archive = sorted((f.code, f.line) for f in found if f.path.endswith("MEMORY-archive.md"))
+    assert on_archive == [("MEM103", 8), ("MEM104", 6), ("MEM107", 7)]  # no MEM201, MEM203, MEM205
+    # Linked from MEMORY.md, the archive is opened and its entries followed: a.md and b.md are found.
+    assert not [f for f in found if f.code == "MEM105"]
+
+
+def test_a_topic_linked_only_from_an_archive_no_index_line_leads_to_is_an_orphan(tree) -> None:
+    topics = {"a.md": topic("about a", "a"), "b.md": topic("about b", "b"), "INDEX-old.md": ARCHIVE}
+    found = lint_memdir(tree, "# Memory\n", topics, select=["MEM105"])
+    assert sorted(Path(f.path).name for f in found) == ["INDEX-old.md", "a.md", "b.md"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("---\nname: links\ndescription: d\ntype: reference\n---\n" + ARCHIVE, id="has-frontmatter"),
+        pytest.param("# Links\n\nSee [A](a.md) and [B](b.md) for what we decided, and why it holds.\n", id="prose"),
+        pytest.param("# Notes\n\n- [A](a.md) — a\n- [B](b.md) — b\n", id="two-entries"),
+        pytest.param("# Notes\n\n- [A](a.md)\n- [B](b.md)\n- [C](c.md)\n" + "Some words.\n" * 4, id="more-prose"),
+    ],
+)
+def test_a_topic_with_a_few_links_is_still_a_memory(tree, text: str) -> None:
+    topics = {"a.md": topic("about a", "a"), "b.md": topic("about b", "b"), "links.md": text}
+    found = lint_memdir(
+        tree, "- [Links](links.md)\n- [A](a.md) — a\n- [B](b.md) — b\n", topics, select=["MEM1", "MEM2"]
+    )
+    on_links = {f.code for f in found if f.path.endswith("links.md")}
+    assert not on_links & {"MEM103", "MEM104", "MEM107"}
+    if not text.startswith("---"):
+        assert "MEM203" in on_links  # judged as a memory: it has no description

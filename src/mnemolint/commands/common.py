@@ -27,7 +27,9 @@ def add_selection_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--select", type=codes, help="comma-separated codes or prefixes to enable (replaces config)")
     parser.add_argument("--extend-select", type=codes, help="codes or prefixes to enable on top of the selection")
     parser.add_argument("--ignore", type=codes, help="codes or prefixes to disable")
-    parser.add_argument("--fail-level", choices=("info", "warning", "error"), help="lowest severity that exits 1 (default: warning)")
+    parser.add_argument(
+        "--fail-level", choices=("info", "warning", "error"), help="lowest severity that exits 1 (default: warning)"
+    )
 
 
 def add_config_argument(parser: argparse.ArgumentParser) -> None:

@@ -24,7 +24,19 @@ _STOP = frozenset(
 _WITHDRAWN = frozenset(
     "withdrawn reverted dropped removed deprecated superseded obsolete abandoned cancelled canceled retired".split()
 )
-_WITHDRAWN_PHRASES = ("no longer", "no more", "is gone", "are gone", "撤回", "废弃", "弃用", "不再", "已取消", "已删除", "已移除")
+_WITHDRAWN_PHRASES = (
+    "no longer",
+    "no more",
+    "is gone",
+    "are gone",
+    "撤回",
+    "废弃",
+    "弃用",
+    "不再",
+    "已取消",
+    "已删除",
+    "已移除",
+)
 
 
 def _stem(word: str) -> str:

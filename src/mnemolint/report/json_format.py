@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 def as_dict(diagnostic: Diagnostic) -> dict:
     """A finding as JSON; `related` only on a finding that stands for many (docs/output-formats.md)."""
     fix = diagnostic.fix
-    found = {
+    found: dict[str, object] = {
         "code": diagnostic.code,
         "name": diagnostic.name,
         "severity": diagnostic.severity,

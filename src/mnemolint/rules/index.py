@@ -7,7 +7,6 @@ say what the agent will really see, and what it will never find.
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Callable, Iterator
 from functools import partial
 
@@ -119,12 +118,17 @@ def _unreached(memdir: MemoryDir, through_line: int) -> list[str]:
 def _unreached_note(unreached: list[str]) -> str:
     if not unreached:
         return ""
-    names = ", ".join(f"`{quote(rel)}`" for rel in unreached[:3])
     count = len(unreached)
     return (
         f" {count:,} {'topic is' if count == 1 else 'topics are'} linked only past the cut, so the agent never "
-        f"discovers {'it' if count == 1 else 'them'}: {names}{f' and {count - 3:,} more' if count > 3 else ''}."
+        f"discovers {'it' if count == 1 else 'them'}: {_first_few(unreached)}."
     )
+
+
+def _first_few(names: list[str]) -> str:
+    """The first three names, and how many more (a finding that stands for many; `related` has them all)."""
+    shown = ", ".join(f"`{quote(name)}`" for name in names[:3])
+    return f"{shown} and {len(names) - 3:,} more" if len(names) > 3 else shown
 
 
 def _loads(memdir: MemoryDir, max_lines: int, max_chars: int) -> list[Load]:
@@ -267,13 +271,12 @@ def _new_index(memdir: MemoryDir, options: dict) -> tuple[Edit, ...] | str:
 )
 def index_line_too_long(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     limit = options["index-line-max-chars"]
-    for document, lines, base in memdir.listings():
+    loaded = (
+        f"every line is loaded into each session and counts against the {options['index-max-chars']:,}-character cap"
+    )
+    for document, lines, _ in memdir.listings():
         main = document is memdir.index
-        cost = (
-            f"every line is loaded into each session and counts against the {options['index-max-chars']:,}-character cap"
-            if main
-            else "an agent that opens this index reads every line of it"
-        )
+        cost = loaded if main else "an agent that opens this index reads every line of it"
         for line in lines:
             length = utf16_len(line.text)
             if length <= limit:
@@ -361,10 +364,9 @@ def _broken_links(memdir: MemoryDir, document: Document, lines: list[il.IndexLin
     mirrored = len(missing) >= MIRROR_MIN_MISSING and 2 * len(missing) > entries
     if mirrored:
         first = missing[0][0]
-        names = ", ".join(f"`{quote(rel)}`" for _, rel in missing[:3])
         yield Hit(
-            f"{len(missing):,} of {entries:,} index entries point to topics not in this tree ({names}"
-            f"{f' and {len(missing) - 3:,} more' if len(missing) > 3 else ''}): an index copied without its topic files, or a mirror of a "
+            f"{len(missing):,} of {entries:,} index entries point to topics not in this tree "
+            f"({_first_few([rel for _, rel in missing])}): an index copied without its topic files, or a mirror of a "
             "memory dir that lacks them. Each line is the only record of its memory here, so none is dropped; "
             "restore the topic files, or remove the lines by hand.",
             path=document.path,
@@ -588,7 +590,7 @@ def index_description_drift(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
             continue
         description = memdir.topic_by_rel[rel].frontmatter.text("description") if rel else None
         drift = _drift(line, summary, description) if description and description.strip() else None
-        if drift:
+        if drift and description:
             yield Hit(
                 f"Entry text says something other than the description of `{rel}`, which the index line is "
                 f'derived from ({drift}): "{quote(" ".join(description.split()))}".',
