@@ -1,0 +1,397 @@
+"""The cache: what the per-file rules found on each unchanged file, and what was parsed of it.
+
+Like ruff's, one file per configuration under `.mnemolint_cache/<version>/` (next to the config
+file, else in the current directory; `cache-dir` or `MNEMOLINT_CACHE_DIR` moves it), with its own
+`.gitignore` (`*`) and `CACHEDIR.TAG`. An entry is trusted while its file keeps its size,
+`mtime_ns` and inode, and its kind, place (path relative to its container, the container) and
+reader; the run's key (`_key`) covers the mnemolint version and its source files, the settings
+and the rule selection, so a change to any of them is a different cache file. Only the findings
+of rules declared `cacheable` are kept; every other rule runs on every run, from the cached facts
+(frontmatter, sizes, suppression comments) or, for anything else, from the file read lazily.
+
+A file modified within `RACY_NS` of the run that read it may have changed again within the
+timestamp's resolution (git's "racy clean"): its entry also holds a BLAKE2 digest of its bytes,
+and is trusted only once the file is read again and the digest matches.
+
+The format is `marshal` of plain data (it never runs code, unlike pickle), behind a magic, the
+run's key and a CRC-32; anything else (corrupt, foreign, another version) is ignored and
+rebuilt. Writes go to a temporary file in the cache dir, then replace the old one (atomic; two
+concurrent runs: the last writer wins). A cache dir that is a symlink, or cannot be written, turns
+the cache off without a word.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+import time
+
+from mnemolint import __version__
+from mnemolint.model import Diagnostic, Edit, Fix
+from mnemolint.parse.frontmatter import Ambiguous, FrontMatter
+from mnemolint.parse.suppress import Suppressions
+
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
+if TYPE_CHECKING:
+    from mnemolint.config import Settings
+    from mnemolint.discover.tree import Tree
+    from mnemolint.parse.document import Document
+    from mnemolint.rules.base import Rule
+
+DIR_NAME = ".mnemolint_cache"
+ENV_VAR = "MNEMOLINT_CACHE_DIR"
+RACY_NS = 2_000_000_000  # mtime this close to the reading run: the stat key alone is not trusted
+_MAGIC = b"mnemolint-cache\x01"
+_MAX_BYTES = 1 << 30
+_GITIGNORE = "# Automatically created by mnemolint.\n*\n"
+_TAG = (
+    "Signature: 8a477f597d28d172789f06886806bc55\n"
+    "# This file is a cache directory tag created by mnemolint.\n"
+    "# For information about cache directory tags, see:\n#\thttps://bford.info/cachedir/\n"
+)
+_OBJECT = "\0mnemolint-object"  # first item of a tuple standing for one of `_CLASSES`
+_CLASSES = {cls.__name__: cls for cls in (FrontMatter, Ambiguous, Suppressions)}
+_SCALARS = (str, int, float, bool, type(None), bytes)
+
+
+def directory(settings: Settings) -> str:
+    """Where the cache lives: `MNEMOLINT_CACHE_DIR`, else `cache-dir` (relative to the config
+    file), else `.mnemolint_cache` next to the config file, else in the current directory."""
+    from_env = os.environ.get(ENV_VAR)
+    if from_env:
+        return os.path.abspath(os.path.expanduser(from_env))
+    base = os.path.dirname(os.path.abspath(settings.source)) if settings.source else os.getcwd()
+    return os.path.join(base, os.path.expanduser(settings.cache_dir or DIR_NAME))
+
+
+class Cache:
+    """One run's view of its cache file: `recall` before the per-file rules, `keep` after them."""
+
+    __slots__ = ("path", "key", "started", "entries", "cacheable", "fresh", "seen")
+
+    def __init__(self, path: str, key: str, entries: dict, cacheable: frozenset[str]) -> None:
+        self.path = path
+        self.key = key
+        self.started = time.time_ns()  # before any file is read: what racy entries are judged by
+        self.entries = entries
+        self.cacheable = cacheable
+        self.fresh: dict[str, tuple] = {}  # entries made (or vouched for again) this run
+        self.seen: set[str] = set()  # the paths discovery found this run
+
+    @classmethod
+    def open(cls, settings: Settings, rules: list[Rule]) -> Cache:
+        """The cache of this configuration and selection, empty when there is none to trust."""
+        cacheable = frozenset(rule.code for rule in rules if rule.cacheable)
+        key = _key(settings, rules)
+        name = f"{_crc(key.encode('utf-8', 'surrogatepass')):08x}.cache"
+        path = os.path.join(directory(settings), __version__, name)
+        return cls(path, key, _read(path, key), cacheable)
+
+    def recall(self, documents: list[Document]) -> dict[str, list[Diagnostic]]:
+        """Give each unchanged document its cached facts; its cached findings, by path."""
+        found: dict[str, list[Diagnostic]] = {}
+        entries = self.entries
+        self.seen.update(document.path for document in documents)
+        for document in documents:
+            entry = entries.get(document.path)
+            if entry is None or document.kind is None:
+                continue
+            try:
+                valid = _valid(entry, document, self.started)
+                if valid:
+                    document.recall(_thaw(entry[6]))
+                    found[document.path] = [_diagnostic(item, document.path) for item in entry[7]]
+                    if valid == _VOUCHED:  # its bytes matched, and it is no longer racy: say so
+                        self.fresh[document.path] = entry[:4] + (self.started, None) + entry[6:]
+            except (TypeError, ValueError, IndexError, KeyError, AttributeError):
+                continue  # an entry of the wrong shape: never trusted, the file is read
+        return found
+
+    def keep(self, documents: list[Document], found: list[Diagnostic]) -> None:
+        """Keep the facts and the cacheable findings of the documents checked this run, unless
+        one of them turned out not to fit (`document.keep` cleared: then nothing is kept)."""
+        if any(not document.keep for document in documents):
+            return
+        by_path: dict[str, list[tuple]] = {}
+        cacheable = self.cacheable
+        for diagnostic in found:
+            if diagnostic.code in cacheable:
+                by_path.setdefault(diagnostic.path, []).append(_frozen_diagnostic(diagnostic))
+        racy_after = self.started - RACY_NS
+        for document in documents:
+            entry = _entry(document, by_path.get(document.path, []), racy_after, self.started)
+            if entry is not None:
+                self.fresh[document.path] = entry
+
+    def save(self) -> None:
+        """Write the entries (the old ones of files not checked this run carried over, while the
+        file is still there), atomically; any failure leaves the cache as it was."""
+        if not self.fresh:
+            return
+        seen = self.seen
+        entries = {path: entry for path, entry in self.entries.items() if path in seen or os.path.lexists(path)}
+        entries.update(self.fresh)
+        try:
+            payload = marshal.dumps((self.key, entries))
+            _write(self.path, _MAGIC + _crc(payload).to_bytes(4, "big") + payload)
+        except (OSError, ValueError):  # read-only, full, a link in the way; an unmarshallable value
+            return
+
+
+def _key(settings: Settings, rules: list[Rule]) -> str:
+    """Everything that can change a finding, as text: the version and its code, the settings, the
+    active rules. Compared whole when the cache is read, so a hash collision costs nothing."""
+    fields = (
+        __version__,
+        sys.version_info[:2],
+        marshal.version,
+        _source_stamp(),
+        settings.root,
+        sorted(settings.options.items()),
+        [(rule.code, rule.severity, rule.cacheable) for rule in rules],
+        sorted(settings.per_file_ignores.items()),
+        sorted(settings.severity.items()),
+        settings.exclude,
+        settings.extend_exclude,
+        settings.memory_dirs,
+    )
+    return repr(fields)
+
+
+def _source_stamp() -> list[tuple[str, int, int]]:
+    """Each source file of mnemolint by name, size and mtime: an edited checkout is another
+    version, though it says the same `__version__`."""
+    top = os.path.dirname(os.path.abspath(__file__))
+    stamp = []
+    for folder, _, names in os.walk(top):
+        for name in sorted(names):
+            if name.endswith(".py"):
+                info = os.stat(os.path.join(folder, name))
+                stamp.append((os.path.relpath(os.path.join(folder, name), top), info.st_size, info.st_mtime_ns))
+    return sorted(stamp)
+
+
+def _crc(data: bytes) -> int:
+    import zlib
+
+    return zlib.crc32(data)
+
+
+def _read(path: str, key: str) -> dict:
+    """The entries of the cache file at `path` if it is one this run can trust, else none."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        with open(fd, "rb") as handle:
+            if os.fstat(handle.fileno()).st_size > _MAX_BYTES:
+                return {}
+            data = handle.read()
+        if not data.startswith(_MAGIC):
+            return {}
+        head = len(_MAGIC)
+        payload = data[head + 4 :]
+        if int.from_bytes(data[head : head + 4], "big") != _crc(payload):
+            return {}
+        stored_key, entries = marshal.loads(payload)
+    except (OSError, ValueError, EOFError, TypeError):
+        return {}
+    return entries if stored_key == key and type(entries) is dict else {}
+
+
+_TRUSTED, _VERIFIED, _VOUCHED = 1, 2, 3
+
+
+def _valid(entry: tuple, document: Document, started: int) -> int:
+    """Whether `entry` still stands for the file (0: it does not): its stat key and place match
+    (`_TRUSTED`), and for a racy entry its bytes too (`_VERIFIED`; `_VOUCHED` when the file is no
+    longer racy for this run, so that its entry can say so)."""
+    try:
+        info = os.stat(document.path)
+    except OSError:
+        return 0
+    size, mtime, inode, place, stamp, digest = entry[:6]
+    if (info.st_size, info.st_mtime_ns, info.st_ino) != (size, mtime, inode) or place != _place(document):
+        return 0
+    if mtime < stamp - RACY_NS:
+        return _TRUSTED
+    if digest is None or digest != _digest_of_file(document.path, size):
+        return 0
+    return _VOUCHED if mtime < started - RACY_NS else _VERIFIED
+
+
+def _place(document: Document) -> tuple:
+    """What, beside its bytes, a cacheable rule may read of a document."""
+    container = document.container
+    assert document.kind is not None
+    return (document.kind.name, document.rel, container.path if container is not None else None, document.reader.name)
+
+
+def _entry(document: Document, findings: list[tuple], racy_after: int, started: int) -> tuple | None:
+    """The cache entry of a document checked this run, or None when it cannot have one."""
+    if document.kind is None or not document.known:
+        return None
+    try:
+        info = os.stat(document.path)
+        facts = _freeze(document.facts())
+    except (OSError, _Unplain):
+        return None
+    if info.st_size != document.size and not document.too_large:
+        return None  # changed since it was read
+    digest = None
+    if info.st_mtime_ns >= racy_after:
+        text = document.text
+        if text is None or document.decode_error is not None:
+            return None  # its bytes are not at hand to vouch for it
+        data = text.encode("utf-8", "surrogatepass")
+        if len(data) != info.st_size:
+            return None
+        digest = _digest(data)
+    return (info.st_size, info.st_mtime_ns, info.st_ino, _place(document), started, digest, facts, tuple(findings))
+
+
+def _digest(data: bytes) -> bytes:
+    from hashlib import blake2b
+
+    return blake2b(data, digest_size=16).digest()
+
+
+def _digest_of_file(path: str, size: int) -> bytes | None:
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with open(fd, "rb", buffering=0) as handle:
+            data = handle.read(size + 1) or b""
+    except OSError:
+        return None
+    return _digest(data) if len(data) == size else None
+
+
+class _Unplain(Exception):
+    """A value the cache cannot keep exactly (a date from YAML, say): that file gets no entry."""
+
+
+def _freeze(value: object) -> object:
+    """`value` as plain data marshal keeps exactly: the parse layer's objects as tagged tuples;
+    anything else raises `_Unplain`. Dict values hold no objects (`_thaw` does not look there)."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is list or kind is tuple:
+        return kind(_freeze(item) for item in value)  # type: ignore[operator]
+    if kind is dict or kind is set or kind is frozenset:
+        _check_plain(value)
+        return value
+    if _CLASSES.get(kind.__name__) is kind:
+        return (_OBJECT, kind.__name__, tuple(_freeze(getattr(value, slot)) for slot in kind.__slots__))
+    raise _Unplain(kind.__name__)
+
+
+def _check_plain(value: object) -> None:
+    """`value` is data only: scalars, and lists, tuples, sets and dicts of them."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return
+    if kind is dict:
+        for key, item in value.items():  # type: ignore[attr-defined]
+            _check_plain(key)
+            _check_plain(item)
+    elif kind in (list, tuple, set, frozenset):
+        for item in value:  # type: ignore[attr-defined]
+            _check_plain(item)
+    else:
+        raise _Unplain(kind.__name__)
+
+
+def _thaw(value: object) -> object:
+    """The inverse of `_freeze`."""
+    kind = type(value)
+    if kind is tuple and value and value[0] == _OBJECT:  # type: ignore[index]
+        _, name, values = value  # type: ignore[misc]
+        cls = _CLASSES[name]
+        made = cls.__new__(cls)
+        for slot, item in zip(cls.__slots__, values, strict=True):
+            setattr(made, slot, _thaw(item))
+        return made
+    if kind is tuple or kind is list:
+        return kind(_thaw(item) for item in value)  # type: ignore[operator, union-attr]
+    return value
+
+
+def _frozen_diagnostic(diagnostic: Diagnostic) -> tuple:
+    fix = diagnostic.fix
+    frozen_fix = None
+    if fix is not None:
+        edits = tuple((edit.start, edit.end, edit.content) for edit in fix.edits)
+        frozen_fix = (fix.applicability, fix.message, edits, fix.path)
+    return (
+        diagnostic.code,
+        diagnostic.name,
+        diagnostic.severity,
+        diagnostic.message,
+        diagnostic.line,
+        diagnostic.column,
+        diagnostic.end_line,
+        diagnostic.end_column,
+        frozen_fix,
+    )
+
+
+def _diagnostic(item: tuple, path: str) -> Diagnostic:
+    made = Diagnostic.__new__(Diagnostic)
+    made.code, made.name, made.severity, made.message, made.line, made.column, made.end_line, made.end_column, fix = (
+        item
+    )
+    made.path = path
+    made.fix = None
+    if fix is not None:
+        applicability, message, edits, fix_path = fix
+        made.fix = Fix(applicability, message, tuple(Edit(*edit) for edit in edits), path=fix_path)
+    return made
+
+
+def _write(path: str, data: bytes) -> None:
+    """`data` at `path`, through a temporary file in its folder and a rename; the cache dir is
+    made (with its `.gitignore` and `CACHEDIR.TAG`) if need be, and never entered through a link."""
+    folder = os.path.dirname(path)
+    top = os.path.dirname(folder)
+    for each in (top, folder):
+        if not os.path.isdir(each):
+            os.makedirs(each, exist_ok=True)
+            if each == top:
+                _create(os.path.join(top, ".gitignore"), _GITIGNORE.encode())
+                _create(os.path.join(top, "CACHEDIR.TAG"), _TAG.encode())
+        if os.path.islink(each):
+            raise OSError(f"{each} is a symlink")
+    import tempfile
+
+    fd, temporary = tempfile.mkstemp(prefix=".tmp-", dir=folder)
+    try:
+        with open(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def _create(path: str, data: bytes) -> None:
+    """A small file that is not there yet (never written through a link)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    except FileExistsError:
+        return
+    with open(fd, "wb") as handle:
+        handle.write(data)
+
+
+def clear(settings: Settings) -> str | None:
+    """Remove the cache dir; the path removed, or None when there was none (`mnemolint clean`).
+    Only a directory mnemolint made (it holds its `CACHEDIR.TAG`) is removed, never through a link."""
+    import shutil
+
+    top = directory(settings)
+    if os.path.islink(top) or not os.path.isdir(top):
+        return None
+    if not os.path.isfile(os.path.join(top, "CACHEDIR.TAG")):
+        return None
+    shutil.rmtree(top)
+    return top
