@@ -100,7 +100,7 @@ class Cache:
             try:
                 valid = _valid(entry, document, self.started)
                 if valid:
-                    document.recall(_thaw(entry[6]))
+                    document.recall(_thaw_facts(entry[6]))
                     found[document.path] = [_diagnostic(item, document.path) for item in entry[7]]
                     if valid == _VOUCHED:  # its bytes matched, and it is no longer racy: say so
                         self.fresh[document.path] = entry[:4] + (self.started, None) + entry[6:]
@@ -232,7 +232,7 @@ def _entry(document: Document, findings: list[tuple], racy_after: int, started: 
         return None
     try:
         info = os.stat(document.path)
-        facts = _freeze(document.facts())
+        facts = _freeze_facts(document.facts())
     except (OSError, _Unplain):
         return None
     if info.st_size != document.size and not document.too_large:
@@ -271,18 +271,20 @@ class _Unplain(Exception):
 
 def _freeze(value: object) -> object:
     """`value` as plain data marshal keeps exactly: the parse layer's objects as tagged tuples;
-    anything else raises `_Unplain`. Dict values hold no objects (`_thaw` does not look there)."""
+    anything else raises `_Unplain`. Objects stand alone or fill a whole list, never inside a dict
+    or beside data in a list, so that `_thaw` looks no further than that."""
     kind = type(value)
     if kind in _SCALARS:
         return value
-    if kind is list or kind is tuple:
-        return kind(_freeze(item) for item in value)  # type: ignore[operator]
-    if kind is dict or kind is set or kind is frozenset:
-        _check_plain(value)
-        return value
     if _CLASSES.get(kind.__name__) is kind:
         return (_OBJECT, kind.__name__, tuple(_freeze(getattr(value, slot)) for slot in kind.__slots__))
-    raise _Unplain(kind.__name__)
+    if kind is list and value and _CLASSES.get(type(value[0]).__name__) is type(value[0]):  # type: ignore[index]
+        items = [_freeze(item) for item in value]  # type: ignore[attr-defined]
+        if not all(type(item) is tuple and item[0] == _OBJECT for item in items):
+            raise _Unplain("objects beside data in a list")
+        return items
+    _check_plain(value)
+    return value
 
 
 def _check_plain(value: object) -> None:
@@ -302,18 +304,31 @@ def _check_plain(value: object) -> None:
 
 
 def _thaw(value: object) -> object:
-    """The inverse of `_freeze`."""
+    """The inverse of `_freeze`: one object, a list of them, or data as it is."""
     kind = type(value)
     if kind is tuple and value and value[0] == _OBJECT:  # type: ignore[index]
         _, name, values = value  # type: ignore[misc]
         cls = _CLASSES[name]
         made = cls.__new__(cls)
         for slot, item in zip(cls.__slots__, values, strict=True):
-            setattr(made, slot, _thaw(item))
+            setattr(made, slot, _thaw(item) if type(item) is tuple or type(item) is list else item)
         return made
-    if kind is tuple or kind is list:
-        return kind(_thaw(item) for item in value)  # type: ignore[operator, union-attr]
+    if kind is list and value and type(value[0]) is tuple and value[0][0] == _OBJECT:  # type: ignore[index]
+        return [_thaw(item) for item in value]  # type: ignore[attr-defined]
     return value
+
+
+def _freeze_facts(facts: tuple) -> tuple:
+    """`Document.facts()` to keep: only its parsed frontmatter and suppressions are objects."""
+    *plain, frontmatter, suppressions = facts
+    _check_plain(plain)
+    return (*plain, _freeze(frontmatter), _freeze(suppressions))
+
+
+def _thaw_facts(facts: tuple) -> tuple:
+    """`Document.facts()` as kept: only its parsed frontmatter and suppressions are objects."""
+    *plain, frontmatter, suppressions = facts
+    return (*plain, _thaw(frontmatter), _thaw(suppressions))
 
 
 def _frozen_diagnostic(diagnostic: Diagnostic) -> tuple:
