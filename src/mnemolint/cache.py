@@ -34,8 +34,9 @@ from mnemolint.parse.suppress import Suppressions
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
+    from typing import Any
+
     from mnemolint.config import Settings
-    from mnemolint.discover.tree import Tree
     from mnemolint.parse.document import Document
     from mnemolint.rules.base import Rule
 
@@ -51,7 +52,7 @@ _TAG = (
     "# For information about cache directory tags, see:\n#\thttps://bford.info/cachedir/\n"
 )
 _OBJECT = "\0mnemolint-object"  # first item of a tuple standing for one of `_CLASSES`
-_CLASSES = {cls.__name__: cls for cls in (FrontMatter, Ambiguous, Suppressions)}
+_CLASSES: dict[str, Any] = {cls.__name__: cls for cls in (FrontMatter, Ambiguous, Suppressions)}
 _SCALARS = (str, int, float, bool, type(None), bytes)
 
 
@@ -278,8 +279,8 @@ def _freeze(value: object) -> object:
         return value
     if _CLASSES.get(kind.__name__) is kind:
         return (_OBJECT, kind.__name__, tuple(_freeze(getattr(value, slot)) for slot in kind.__slots__))
-    if kind is list and value and _CLASSES.get(type(value[0]).__name__) is type(value[0]):  # type: ignore[index]
-        items = [_freeze(item) for item in value]  # type: ignore[attr-defined]
+    if type(value) is list and value and _CLASSES.get(type(value[0]).__name__) is type(value[0]):
+        items = [_freeze(item) for item in value]
         if not all(type(item) is tuple and item[0] == _OBJECT for item in items):
             raise _Unplain("objects beside data in a list")
         return items
@@ -292,12 +293,12 @@ def _check_plain(value: object) -> None:
     kind = type(value)
     if kind in _SCALARS:
         return
-    if kind is dict:
-        for key, item in value.items():  # type: ignore[attr-defined]
+    if type(value) is dict:
+        for key, item in value.items():
             _check_plain(key)
             _check_plain(item)
-    elif kind in (list, tuple, set, frozenset):
-        for item in value:  # type: ignore[attr-defined]
+    elif isinstance(value, (list, tuple, set, frozenset)) and kind in (list, tuple, set, frozenset):
+        for item in value:
             _check_plain(item)
     else:
         raise _Unplain(kind.__name__)
@@ -305,16 +306,14 @@ def _check_plain(value: object) -> None:
 
 def _thaw(value: object) -> object:
     """The inverse of `_freeze`: one object, a list of them, or data as it is."""
-    kind = type(value)
-    if kind is tuple and value and value[0] == _OBJECT:  # type: ignore[index]
-        _, name, values = value  # type: ignore[misc]
-        cls = _CLASSES[name]
+    if type(value) is tuple and value and value[0] == _OBJECT:
+        cls = _CLASSES[value[1]]
         made = cls.__new__(cls)
-        for slot, item in zip(cls.__slots__, values, strict=True):
+        for slot, item in zip(cls.__slots__, value[2], strict=True):
             setattr(made, slot, _thaw(item) if type(item) is tuple or type(item) is list else item)
         return made
-    if kind is list and value and type(value[0]) is tuple and value[0][0] == _OBJECT:  # type: ignore[index]
-        return [_thaw(item) for item in value]  # type: ignore[attr-defined]
+    if type(value) is list and value and type(value[0]) is tuple and value[0][0] == _OBJECT:
+        return [_thaw(item) for item in value]
     return value
 
 
