@@ -375,9 +375,8 @@ def _write(path: str, data: bytes) -> None:
                 _create(os.path.join(top, "CACHEDIR.TAG"), _TAG.encode())
         if os.path.islink(each):
             raise OSError(f"{each} is a symlink")
-    import tempfile
-
-    fd, temporary = tempfile.mkstemp(prefix=".tmp-", dir=folder)
+    temporary = os.path.join(folder, f".tmp-{os.getpid()}-{time.time_ns()}")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
     try:
         with open(fd, "wb") as handle:
             handle.write(data)
