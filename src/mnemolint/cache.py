@@ -271,21 +271,31 @@ class _Unplain(Exception):
 
 
 def _freeze(value: object) -> object:
-    """`value` as plain data marshal keeps exactly: the parse layer's objects as tagged tuples;
-    anything else raises `_Unplain`. Objects stand alone or fill a whole list, never inside a dict
-    or beside data in a list, so that `_thaw` looks no further than that."""
+    """`value` as plain data marshal keeps exactly: one of `_CLASSES` as a tagged tuple (with the
+    positions of its slots that hold objects), a list of them, or data; anything else raises
+    `_Unplain`. Objects stand alone or fill a whole list, never inside a dict or beside data in a
+    list, so that `_thaw` looks no further than that."""
     kind = type(value)
     if kind in _SCALARS:
         return value
     if _CLASSES.get(kind.__name__) is kind:
-        return (_OBJECT, kind.__name__, tuple(_freeze(getattr(value, slot)) for slot in kind.__slots__))
+        values = tuple(_freeze(getattr(value, slot)) for slot in kind.__slots__)
+        nested = tuple(at for at, item in enumerate(values) if _holds_objects(item))
+        return (_OBJECT, kind.__name__, values, nested)
     if type(value) is list and value and _CLASSES.get(type(value[0]).__name__) is type(value[0]):
         items = [_freeze(item) for item in value]
-        if not all(type(item) is tuple and item[0] == _OBJECT for item in items):
+        if not all(_holds_objects([item]) for item in items):
             raise _Unplain("objects beside data in a list")
         return items
     _check_plain(value)
     return value
+
+
+def _holds_objects(frozen: object) -> bool:
+    """Whether a frozen value is an object, or a list of them."""
+    if type(frozen) is list and frozen:
+        frozen = frozen[0]
+    return type(frozen) is tuple and len(frozen) == 4 and frozen[0] == _OBJECT
 
 
 def _check_plain(value: object) -> None:
@@ -307,14 +317,27 @@ def _check_plain(value: object) -> None:
 def _thaw(value: object) -> object:
     """The inverse of `_freeze`: one object, a list of them, or data as it is."""
     if type(value) is tuple and value and value[0] == _OBJECT:
-        cls = _CLASSES[value[1]]
-        made = cls.__new__(cls)
-        for slot, item in zip(cls.__slots__, value[2], strict=True):
-            setattr(made, slot, _thaw(item) if type(item) is tuple or type(item) is list else item)
-        return made
+        values = value[2]
+        if value[3]:  # slots holding objects
+            values = list(values)
+            for at in value[3]:
+                values[at] = _thaw(values[at])
+        return _BUILDERS[value[1]](values)
     if type(value) is list and value and type(value[0]) is tuple and value[0][0] == _OBJECT:
         return [_thaw(item) for item in value]
     return value
+
+
+def _builder(cls: Any) -> Any:
+    """A function making a `cls` from its slot values in one assignment (generated, as
+    dataclasses make their `__init__`): ten `setattr` calls per topic are most of a warm run."""
+    targets = "".join(f"made.{slot}, " for slot in cls.__slots__)
+    namespace = {"new": cls.__new__, "cls": cls}
+    exec(f"def build(values):\n    made = new(cls)\n    {targets}= values\n    return made\n", namespace)  # noqa: S102
+    return namespace["build"]
+
+
+_BUILDERS = {name: _builder(cls) for name, cls in _CLASSES.items()}
 
 
 def _freeze_facts(facts: tuple) -> tuple:
@@ -326,8 +349,7 @@ def _freeze_facts(facts: tuple) -> tuple:
 
 def _thaw_facts(facts: tuple) -> tuple:
     """`Document.facts()` as kept: only its parsed frontmatter and suppressions are objects."""
-    *plain, frontmatter, suppressions = facts
-    return (*plain, _thaw(frontmatter), _thaw(suppressions))
+    return facts[:7] + (_thaw(facts[7]), _thaw(facts[8]))
 
 
 def _frozen_diagnostic(diagnostic: Diagnostic) -> tuple:
