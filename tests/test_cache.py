@@ -325,3 +325,24 @@ def test_only_per_file_rules_are_cacheable() -> None:
         if rule.cacheable:
             assert rule.reads in (EVERY_KIND, EVERY_FILE) or isinstance(rule.reads, tuple), rule.code
     assert not all(rule.cacheable for rule in RULES)
+
+
+def test_a_tree_large_enough_for_the_worker(tmp_path: Path) -> None:
+    """Past `parallel.MIN_DOCUMENTS` a forked worker checks half the files and sends their facts
+    back: the cache it leaves says what a run without it says, before and after a change."""
+    from mnemolint import parallel
+
+    count = parallel.MIN_DOCUMENTS + 100
+    write_tree(tmp_path, {f"memory/t{n:04d}.md": CLEAN_TOPIC.replace("name: a", f"name: t{n}") for n in range(count)})
+    write_tree(tmp_path, {"memory/MEMORY.md": "# Memory\n\n- [T0](t0000.md) — About a\n"})
+    for path in (tmp_path / "memory").iterdir():
+        age(path)
+    expected = check(tmp_path, "--no-cache", "--output-format", "json").stdout
+    assert check(tmp_path, "--output-format", "json").stdout == expected
+    for name in ("t0001.md", "t0002.md"):  # one file of each process
+        topic = tmp_path / "memory" / name
+        topic.write_text(topic.read_text().replace("description: About a\n", ""))
+        age(topic)
+    changed = check(tmp_path, "--output-format", "json").stdout
+    assert changed == check(tmp_path, "--no-cache", "--output-format", "json").stdout
+    assert changed.count('"code": "MEM203"') == 2
