@@ -15,7 +15,9 @@ and is trusted only once the file is read again and the digest matches.
 
 The format is `marshal` of plain data (it never runs code, unlike pickle), behind a magic, the
 run's key and a CRC-32; anything else (corrupt, foreign, another version) is ignored and
-rebuilt. Writes go to a temporary file in the cache dir, then replace the old one (atomic; two
+rebuilt. Each entry is its stat key and a body, marshalled on its own and decoded only when the
+key matches, so a run that changed one file writes the others' bodies back as they were.
+Writes go to a temporary file in the cache dir, then replace the old one (atomic; two
 concurrent runs: the last writer wins). A cache dir that is a symlink, or cannot be written, turns
 the cache off without a word.
 """
@@ -103,13 +105,15 @@ class Cache:
             if entry is None or document.kind is None:
                 continue
             try:
-                valid = _valid(entry, document, self.started)
-                if valid:
-                    document.recall(_thaw_facts(entry[6]))
-                    found[document.path] = [_diagnostic(item, document.path) for item in entry[7]]
-                    if valid == _VOUCHED:  # its bytes matched, and it is no longer racy: say so
-                        self.fresh[document.path] = entry[:4] + (self.started, None) + entry[6:]
-            except (TypeError, ValueError, IndexError, KeyError, AttributeError):
+                held = _valid(entry, document, self.started)
+                if held is not None:
+                    facts, findings, vouched = held
+                    diagnostics = [_diagnostic(item, document.path) for item in findings]
+                    document.recall(_thaw_facts(facts))  # last: a bad entry raised before it
+                    found[document.path] = diagnostics
+                    if vouched:  # its bytes matched, and it is no longer racy: say so
+                        self.fresh[document.path] = entry[:3] + (self.started,) + entry[4:]
+            except (TypeError, ValueError, IndexError, KeyError, AttributeError, EOFError):
                 continue  # an entry of the wrong shape: never trusted, the file is read
         return found
 
@@ -218,25 +222,25 @@ def _read(path: str, key: str) -> dict:
     return entries if stored_key == key and type(entries) is dict else {}
 
 
-_TRUSTED, _VERIFIED, _VOUCHED = 1, 2, 3
-
-
-def _valid(entry: tuple, document: Document, started: int) -> int:
-    """Whether `entry` still stands for the file (0: it does not): its stat key and place match
-    (`_TRUSTED`), and for a racy entry its bytes too (`_VERIFIED`; `_VOUCHED` when the file is no
-    longer racy for this run, so that its entry can say so)."""
+def _valid(entry: tuple, document: Document, started: int) -> tuple[tuple, tuple, bool] | None:
+    """The facts and findings of `entry` if it still stands for the file (else None): its stat
+    key and place match, and for a racy entry its bytes too; and whether it is then no longer
+    racy for this run, so that its entry can say so. Its body is decoded only then."""
     try:
         info = os.stat(document.path)
     except OSError:
-        return 0
-    size, mtime, inode, place, stamp, digest = entry[:6]
-    if (info.st_size, info.st_mtime_ns, info.st_ino) != (size, mtime, inode) or place != _place(document):
-        return 0
+        return None
+    size, mtime, inode, stamp, body = entry
+    if (info.st_size, info.st_mtime_ns, info.st_ino) != (size, mtime, inode):
+        return None
+    place, digest, facts, findings = marshal.loads(body)
+    if place != _place(document):
+        return None
     if mtime < stamp - RACY_NS:
-        return _TRUSTED
+        return facts, findings, False
     if digest is None or digest != _digest_of_file(document.path, size):
-        return 0
-    return _VOUCHED if mtime < started - RACY_NS else _VERIFIED
+        return None
+    return facts, findings, mtime < started - RACY_NS
 
 
 def _place(document: Document) -> tuple:
@@ -266,7 +270,11 @@ def _entry(document: Document, findings: list[tuple], racy_after: int, started: 
         if len(data) != info.st_size:
             return None
         digest = _digest(data)
-    return (info.st_size, info.st_mtime_ns, info.st_ino, _place(document), started, digest, facts, tuple(findings))
+    try:  # marshal takes only the exact types it can give back: a str subclass, a date are refused
+        body = marshal.dumps((_place(document), digest, facts, tuple(findings)))
+    except ValueError:
+        return None
+    return (info.st_size, info.st_mtime_ns, info.st_ino, started, body)
 
 
 def _digest(data: bytes) -> bytes:
@@ -306,8 +314,7 @@ def _freeze(value: object) -> object:
         if not all(_holds_objects([item]) for item in items):
             raise _Unplain("objects beside data in a list")
         return items
-    _check_plain(value)
-    return value
+    return value  # data: marshal refuses anything it cannot give back exactly
 
 
 def _holds_objects(frozen: object) -> bool:
@@ -315,22 +322,6 @@ def _holds_objects(frozen: object) -> bool:
     if type(frozen) is list and frozen:
         frozen = frozen[0]
     return type(frozen) is tuple and len(frozen) == 4 and frozen[0] == _OBJECT
-
-
-def _check_plain(value: object) -> None:
-    """`value` is data only: scalars, and lists, tuples, sets and dicts of them."""
-    kind = type(value)
-    if kind in _SCALARS:
-        return
-    if type(value) is dict:
-        for key, item in value.items():
-            _check_plain(key)
-            _check_plain(item)
-    elif isinstance(value, (list, tuple, set, frozenset)) and kind in (list, tuple, set, frozenset):
-        for item in value:
-            _check_plain(item)
-    else:
-        raise _Unplain(kind.__name__)
 
 
 def _thaw(value: object) -> object:
@@ -361,9 +352,7 @@ _BUILDERS = {name: _builder(cls) for name, cls in _CLASSES.items()}
 
 def _freeze_facts(facts: tuple) -> tuple:
     """`Document.facts()` to keep: only its parsed frontmatter and suppressions are objects."""
-    *plain, frontmatter, suppressions = facts
-    _check_plain(plain)
-    return (*plain, _freeze(frontmatter), _freeze(suppressions))
+    return facts[:7] + (_freeze(facts[7]), _freeze(facts[8]))
 
 
 def _thaw_facts(facts: tuple) -> tuple:
