@@ -346,3 +346,18 @@ def test_a_tree_large_enough_for_the_worker(tmp_path: Path) -> None:
     changed = check(tmp_path, "--output-format", "json").stdout
     assert changed == check(tmp_path, "--no-cache", "--output-format", "json").stdout
     assert changed.count('"code": "MEM203"') == 2
+
+
+def test_a_fix_works_from_the_file_and_the_next_run_reads_it_again(memory: Path) -> None:
+    """`--fix` lints without the cache; the file it writes has a new mtime, so the next `check`
+    reads it again rather than trusting what the cache knew of it."""
+    topic = memory / "memory" / "a.md"
+    topic.write_bytes(b"\xef\xbb\xbf" + CLEAN_TOPIC.encode())
+    age(topic)
+    assert "TXT001" in check(memory).stdout
+    fixed = run_cli("check", "--now", NOW, "--fix", "--exit-zero", ".", cwd=memory)
+    assert fixed.returncode == 0, fixed.stderr
+    assert not topic.read_bytes().startswith(b"\xef\xbb\xbf")
+    after = check(memory)
+    assert "TXT001" not in after.stdout
+    assert after.stdout == check(memory, "--no-cache").stdout
