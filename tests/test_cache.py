@@ -361,3 +361,16 @@ def test_a_fix_works_from_the_file_and_the_next_run_reads_it_again(memory: Path)
     after = check(memory)
     assert "TXT001" not in after.stdout
     assert after.stdout == check(memory, "--no-cache").stdout
+
+
+def test_frontmatter_with_dates_is_cached_exactly(memory: Path) -> None:
+    """marshal keeps no dates: YAML's are kept as tagged tuples and given back as they were."""
+    topic = memory / "memory" / "a.md"
+    dated = CLEAN_TOPIC.replace("type: user\n", "type: user\ncreated: 2025-01-31\nseen: 2025-02-01 10:00:00+05:30\n")
+    topic.write_text(dated)
+    age(topic)
+    cold = check(memory, "--output-format", "json")
+    assert "FM004" in cold.stdout
+    rewrite_in_place(topic, dated.replace("description:", "xxxxxxxxxxx:"))
+    assert check(memory, "--output-format", "json").stdout == cold.stdout  # from the cache
+    assert "MEM203" in check(memory, "--no-cache").stdout

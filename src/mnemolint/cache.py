@@ -55,6 +55,7 @@ _TAG = (
     "# For information about cache directory tags, see:\n#\thttps://bford.info/cachedir/\n"
 )
 _OBJECT = "\0mnemolint-object"  # first item of a tuple standing for one of `_CLASSES`
+_DATED = "\0mnemolint-dated"  # data with dates in it (`_undated`), or one date
 _CLASSES: dict[str, Any] = {cls.__name__: cls for cls in (FrontMatter, Ambiguous, Suppressions)}
 _SCALARS = (str, int, float, bool, type(None), bytes)
 
@@ -270,10 +271,14 @@ def _entry(document: Document, findings: list[tuple], racy_after: int, started: 
         if len(data) != info.st_size:
             return None
         digest = _digest(data)
+    place = _place(document)
     try:  # marshal takes only the exact types it can give back: a str subclass, a date are refused
-        body = marshal.dumps((_place(document), digest, facts, tuple(findings)))
+        body = marshal.dumps((place, digest, facts, tuple(findings)))
     except ValueError:
-        return None
+        try:  # frontmatter with a date in it, most likely (`created: 2025-01-31`)
+            body = marshal.dumps((place, digest, _freeze_facts(document.facts(), dated=True), tuple(findings)))
+        except (ValueError, _Unplain):
+            return None
     return (info.st_size, info.st_mtime_ns, info.st_ino, started, body)
 
 
@@ -297,24 +302,79 @@ class _Unplain(Exception):
     """A value the cache cannot keep exactly (a date from YAML, say): that file gets no entry."""
 
 
-def _freeze(value: object) -> object:
+def _freeze(value: object, dated: bool = False) -> object:
     """`value` as plain data marshal keeps exactly: one of `_CLASSES` as a tagged tuple (with the
     positions of its slots that hold objects), a list of them, or data; anything else raises
     `_Unplain`. Objects stand alone or fill a whole list, never inside a dict or beside data in a
-    list, so that `_thaw` looks no further than that."""
+    list, so that `_thaw` looks no further than that. `dated`: data (YAML values) may hold dates,
+    which marshal refuses; each container of data is then tagged too, its dates made tuples."""
     kind = type(value)
     if kind in _SCALARS:
         return value
     if _CLASSES.get(kind.__name__) is kind:
-        values = tuple(_freeze(getattr(value, slot)) for slot in kind.__slots__)
+        values = tuple(_freeze(getattr(value, slot), dated) for slot in kind.__slots__)
         nested = tuple(at for at, item in enumerate(values) if _holds_objects(item))
         return (_OBJECT, kind.__name__, values, nested)
     if type(value) is list and value and _CLASSES.get(type(value[0]).__name__) is type(value[0]):
-        items = [_freeze(item) for item in value]
+        items = [_freeze(item, dated) for item in value]
         if not all(_holds_objects([item]) for item in items):
             raise _Unplain("objects beside data in a list")
         return items
+    if dated and kind in (dict, list, tuple):
+        return (_OBJECT, _DATED, _undated(value), ())
     return value  # data: marshal refuses anything it cannot give back exactly
+
+
+def _undated(value: object) -> object:
+    """Plain data with each date and time as a tagged tuple (a time zone other than a fixed
+    offset cannot be given back exactly: `_Unplain`)."""
+    import datetime as dt
+
+    kind = type(value)
+    if isinstance(value, dict) and kind is dict:
+        return {_undated(key): _undated(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)) and kind in (list, tuple):
+        return kind(_undated(item) for item in value)
+    if isinstance(value, dt.datetime) and kind is dt.datetime:
+        zone = value.tzinfo
+        offset = None if zone is None else zone.utcoffset(None)
+        name = None  # unnamed, unless it has one (`dt.timezone(offset)` would name it `UTC+05:30`)
+        if zone is not None and offset is not None and repr(zone) != repr(dt.timezone(offset)):
+            name = zone.tzname(None)
+        if zone is not None and (
+            type(zone) is not dt.timezone or offset is None or repr(zone) != repr(_zone(offset, name))
+        ):
+            raise _Unplain("a time zone that is not a fixed offset")
+        fields = (value.year, value.month, value.day, value.hour, value.minute, value.second, value.microsecond)
+        micro = None if offset is None else offset // dt.timedelta(microseconds=1)
+        return (_DATED, fields, micro, name, value.fold)
+    if isinstance(value, dt.date) and kind is dt.date:
+        return (_DATED, value.toordinal())
+    return value
+
+
+def _zone(offset: Any, name: str | None) -> Any:
+    """A fixed-offset time zone as YAML's loader makes one (named `+05:30`, say)."""
+    import datetime as dt
+
+    return dt.timezone(offset, name) if name is not None else dt.timezone(offset)
+
+
+def _redated(value: object) -> object:
+    """The inverse of `_undated`."""
+    import datetime as dt
+
+    if isinstance(value, dict):
+        return {_redated(key): _redated(item) for key, item in value.items()}
+    if isinstance(value, tuple) and value and value[0] == _DATED:
+        if len(value) == 2:
+            return dt.date.fromordinal(value[1])
+        fields, micro, name, fold = value[1:]
+        zone = None if micro is None else _zone(dt.timedelta(microseconds=micro), name)
+        return dt.datetime(*fields).replace(tzinfo=zone, fold=fold)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_redated(item) for item in value)
+    return value
 
 
 def _holds_objects(frozen: object) -> bool:
@@ -327,6 +387,8 @@ def _holds_objects(frozen: object) -> bool:
 def _thaw(value: object) -> object:
     """The inverse of `_freeze`: one object, a list of them, or data as it is."""
     if type(value) is tuple and value and value[0] == _OBJECT:
+        if value[1] == _DATED:
+            return _redated(value[2])
         values = value[2]
         if value[3]:  # slots holding objects
             values = list(values)
@@ -350,9 +412,9 @@ def _builder(cls: Any) -> Any:
 _BUILDERS = {name: _builder(cls) for name, cls in _CLASSES.items()}
 
 
-def _freeze_facts(facts: tuple) -> tuple:
+def _freeze_facts(facts: tuple, dated: bool = False) -> tuple:
     """`Document.facts()` to keep: only its parsed frontmatter and suppressions are objects."""
-    return facts[:7] + (_freeze(facts[7]), _freeze(facts[8]))
+    return facts[:7] + (_freeze(facts[7], dated), _freeze(facts[8], dated))
 
 
 def _thaw_facts(facts: tuple) -> tuple:
