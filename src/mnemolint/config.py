@@ -41,6 +41,7 @@ class Settings:
         "memory_dirs",
         "severity",
         "fail_level",
+        "cache_dir",
         "options",
     )
 
@@ -56,6 +57,7 @@ class Settings:
         self.memory_dirs: list[str] = []
         self.severity: dict[str, str] = {}
         self.fail_level = "warning"  # an info is advice: it is printed but does not fail CI
+        self.cache_dir = ""  # `cache-dir`, relative to the config file; "": `.mnemolint_cache` (cache.py)
         self.options = defaults(_registry().values())
 
 
@@ -154,6 +156,10 @@ def apply_table(settings: Settings, data: dict, where: str) -> None:
             if value not in FAIL_LEVELS:
                 raise ConfigError(f"{label} must be one of {', '.join(FAIL_LEVELS)}, not {value!r}")
             settings.fail_level = value
+        elif key == "cache-dir":
+            if not isinstance(value, str) or not value.strip():
+                raise ConfigError(f"{label} must be a directory path (a non-empty string)")
+            settings.cache_dir = value
         elif key in _registry():
             try:
                 settings.options[key] = _registry()[key].validate(value)

@@ -26,6 +26,10 @@ from mnemolint.rules import RULES, base
 from mnemolint.rules.base import Rule
 from mnemolint.selection import check_selectors, matches, selected, specificity
 
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
+if TYPE_CHECKING:
+    from mnemolint import cache as cache_module
+
 
 class Result:
     """The findings of a run, what was discovered, and the rules' internal errors (each already
@@ -70,6 +74,7 @@ class _Dispatch:
     def __init__(self, rules: list[Rule]) -> None:
         self.per_container: dict[ContainerType, list[Rule]] = {}
         self.tree: list[Rule] = []
+        self.rules = rules
         self._per_document: list[Rule] = []
         for rule in rules:
             if rule.reads == base.TREE:
@@ -79,12 +84,20 @@ class _Dispatch:
             else:
                 self._per_document.append(rule)
         self._per_kind: dict[Kind | None, list[Rule]] = {}
+        self._uncached: dict[Kind | None, list[Rule]] = {}
 
     def for_kind(self, kind: Kind | None) -> list[Rule]:
         """The rules that read documents of `kind`, in registry order (worked out once per kind)."""
         found = self._per_kind.get(kind)
         if found is None:
             found = self._per_kind[kind] = [rule for rule in self._per_document if _reads(rule, kind)]
+        return found
+
+    def uncached_for_kind(self, kind: Kind | None) -> list[Rule]:
+        """The rules of `kind` that run even on a file the cache knows: those not `cacheable`."""
+        found = self._uncached.get(kind)
+        if found is None:
+            found = self._uncached[kind] = [rule for rule in self.for_kind(kind) if not rule.cacheable]
         return found
 
 
@@ -96,15 +109,18 @@ def _reads(rule: Rule, kind: Kind | None) -> bool:
     return rule.reads == base.EVERY_KIND or (isinstance(rule.reads, tuple) and kind in rule.reads)
 
 
-def lint(paths: list[str], settings: Settings, fixed: dict[str, str] | None = None) -> Result:
+def lint(paths: list[str], settings: Settings, fixed: dict[str, str] | None = None, *, cache: bool = False) -> Result:
     """Lint `paths`; `fixed` maps paths to text that replaces (or creates) those files, so that
-    the fixer can re-lint the outcome of its edits before anything is written."""
+    the fixer can re-lint the outcome of its edits before anything is written. `cache`: take
+    what the cache knows of unchanged files, and keep what this run learns (cache.py)."""
     dispatch = _Dispatch(active_rules(settings))
+    memo = _open_cache(settings, dispatch.rules) if cache and not fixed else None
     tree = discover(paths, settings)
     if fixed:
         _use_fixed_text(tree, fixed, settings.options)
     options = settings.options
     for_kind = dispatch.for_kind
+    recalled = memo.recall(tree.documents) if memo is not None else {}
 
     def check(documents: list[Document]) -> parallel.Checked:
         """Per-file rules over `documents`: the hot loop of a large run, so `_run` is inlined."""
@@ -112,24 +128,60 @@ def lint(paths: list[str], settings: Settings, fixed: dict[str, str] | None = No
         errors: list[str] = []
         for document in documents:
             path = document.path
-            for rule in for_kind(document.kind):
+            rules = dispatch.uncached_for_kind(document.kind) if path in recalled else for_kind(document.kind)
+            for rule in rules:
                 try:
                     for hit in rule.check(document, options):
                         findings.append(Diagnostic(rule.code, rule.name, rule.severity, path, hit))
+                        if document.keep and rule.cacheable and not _fits_cache(hit, path):
+                            document.keep = False
                 except Exception as error:  # noqa: BLE001 - a rule's bug must not end the run
                     errors.append(_internal_error(rule, path, error))
             document.suppressions  # noqa: B018 - parsed while the lines are at hand, sent back by a worker
         return findings, errors
 
     focused = [document for document in tree.documents if tree.in_focus(document.path)]
-    found, errors = parallel.check_documents(focused, check)
+    checked = _to_check(focused, recalled, dispatch, memo is not None)
+    found, errors = parallel.check_documents(checked, check)
     for error in errors:
         _tell(error)
+    if memo is not None:
+        memo.keep([document for document in checked if document.path not in recalled], found)
+        memo.save()
+        for document in focused:
+            found.extend(recalled.get(document.path, ()))
     for container in tree.containers:
         found.extend(_check_container(container, dispatch.per_container.get(container.type, ()), tree, options, errors))
     for rule in dispatch.tree:
         found.extend(hit for hit in _run(rule, tree, tree.root, options, errors) if tree.in_focus(hit.path))
     return Result(_filter(found, tree, settings), tree, errors)
+
+
+def _open_cache(settings: Settings, rules: list[Rule]) -> cache_module.Cache:
+    from mnemolint import cache as cache_module
+
+    return cache_module.Cache.open(settings, rules)
+
+
+def _to_check(focused: list[Document], recalled: dict, dispatch: _Dispatch, caching: bool) -> list[Document]:
+    """The documents the per-file rules still run on: a file the cache knows only when a rule
+    that is not `cacheable` reads it; one it does not know is to be kept (`Document.keep`)."""
+    if not caching:
+        return focused
+    todo = []
+    for document in focused:
+        if document.path not in recalled:
+            document.keep = True
+            todo.append(document)
+        elif dispatch.uncached_for_kind(document.kind):
+            todo.append(document)
+    return todo
+
+
+def _fits_cache(hit: Hit, path: str) -> bool:
+    """A cacheable rule's finding is about its own file and carries no computed fix (else the
+    declaration is wrong, and this run keeps nothing)."""
+    return (hit.path is None or hit.path == path) and (hit.fix is None or hit.fix.build is None)
 
 
 def _check_container(

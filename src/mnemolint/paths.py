@@ -20,6 +20,7 @@ DEFAULT_EXCLUDES = frozenset(
         ".mypy_cache",
         ".pytest_cache",
         ".ruff_cache",
+        ".mnemolint_cache",
         "site-packages",
     }
 )

@@ -38,6 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--statistics", action="store_true", help="print a count per rule instead of findings")
     parser.add_argument("--quiet", "-q", action="store_true", help="print findings only, no summary")
     parser.add_argument("--no-color", action="store_true", help="never colour the output")
+    parser.add_argument("--no-cache", action="store_true", help="read every file; neither use nor write the cache")
     add_config_argument(parser)
     add_clock_argument(parser)
     add_user_rules_argument(parser)
@@ -73,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         from mnemolint.engine import lint
 
-        result = lint(paths, settings)
+        result = lint(paths, settings, cache=not args.no_cache)
         diagnostics = result.diagnostics
     files = _count_linted(result, diagnostics, paths, args.quiet)
     if args.diff:

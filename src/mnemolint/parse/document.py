@@ -49,6 +49,8 @@ class Document:
         "_suppressions",
         "_size_of_trimmed",
         "_loaded",
+        "_recalled",
+        "keep",
     )
 
     def __init__(self, path: str, kind: Kind | None, options: dict, container: Container | None = None) -> None:
@@ -72,6 +74,8 @@ class Document:
         self._suppressions: suppress.Suppressions | None | bool = False  # False: not parsed yet
         self._size_of_trimmed: tuple[int, int | None] | None = None
         self._loaded = False
+        self._recalled = False  # its facts came from the cache: its text is read only if asked for
+        self.keep = False  # the cache is to keep what this run learns of it (set by the engine)
 
     @classmethod
     def unreadable(cls, path: str, reason: str, options: dict) -> Document:
@@ -131,14 +135,14 @@ class Document:
     @property
     def size(self) -> int:
         """Bytes on disk (read, or measured when the file is too large to read)."""
-        if not self._loaded:
+        if not self._loaded and not self._recalled:
             self._load()
         return self._size
 
     @property
     def too_large(self) -> bool:
         """Over `max-file-bytes`: not read; rules that can judge by size alone still do."""
-        if not self._loaded:
+        if not self._loaded and not self._recalled:
             self._load()
         return self._too_large
 
@@ -151,6 +155,8 @@ class Document:
 
     @property
     def readable(self) -> bool:
+        if self._recalled and not self._loaded:  # what `_load` leaves without text, known from the cache
+            return self.read_error is None and not self._too_large and not self.binary
         return self.text is not None
 
     @property
@@ -200,18 +206,60 @@ class Document:
             self._suppressions = suppress.parse(self.text or "", self.lines) if takes else None
         return self._suppressions  # type: ignore[return-value]
 
-    def export(self) -> suppress.Suppressions | None | bool:
+    def export(self) -> tuple[suppress.Suppressions | None | bool, tuple | None]:
         """What a worker learnt of this file that the parent needs for every finding on it.
 
-        Only the suppression comments: anything else (the frontmatter of a topic an index links
-        to, say) the parent re-reads lazily for the few files that need it, which costs less
-        than sending every parsed file back.
+        The suppression comments; anything else (the frontmatter of a topic an index links to,
+        say) the parent re-reads lazily for the few files that need it, which costs less than
+        sending every parsed file back, unless the cache is to keep it (`keep`): then its facts.
         """
-        return self._suppressions
+        return self._suppressions, self.facts() if self.keep else None
 
-    def adopt(self, suppressions: suppress.Suppressions | None | bool) -> None:
+    def adopt(self, state: tuple[suppress.Suppressions | None | bool, tuple | None]) -> None:
+        suppressions, facts = state
+        if facts is not None:
+            self.recall(facts)
+        else:
+            self.keep = False  # the worker found it not worth keeping (cache.py)
         if suppressions is not False:
             self._suppressions = suppressions
+
+    def facts(self) -> tuple:
+        """What this run learnt of the file without its text, for the cache (cache.py) to keep:
+        what reading it found, and what was parsed of it (None, False: not parsed this run)."""
+        return (
+            self._size,
+            self._too_large,
+            self.read_error,
+            self.decode_error,
+            self.binary,
+            self.wide_encoding,
+            self._size_of_trimmed,
+            self._frontmatter,
+            self._suppressions,
+        )
+
+    def recall(self, facts: tuple) -> None:
+        """Take `facts` (from `facts()` of an unchanged file) instead of reading the file; its text
+        is still read, once, if a rule asks for it."""
+        (
+            self._size,
+            self._too_large,
+            self.read_error,
+            self.decode_error,
+            self.binary,
+            self.wide_encoding,
+            self._size_of_trimmed,
+            self._frontmatter,
+            self._suppressions,
+        ) = facts
+        self._recalled = True
+
+    @property
+    def known(self) -> bool:
+        """Whether `facts()` holds what reading the file found: it was read (or given its text, or
+        its facts) this run. The cache keeps no entry for a file no rule needed to read."""
+        return self._loaded or self._recalled
 
     def line_offset(self, line: int) -> int:
         """Offset in `text` where 1-based `line` starts."""

@@ -37,7 +37,14 @@ ON_CONTAINER = "container"  # the container as a whole
 
 class Rule:
     """`template` is the one-sentence summary with `{option-name}` where a threshold goes;
-    `summary` is it with the defaults filled in, `describe(options)` with the options in force."""
+    `summary` is it with the defaults filled in, `describe(options)` with the options in force.
+
+    `cacheable`: the rule reads one document and its findings are a function of that file's bytes,
+    its path, kind, container path and reader, and the options, nothing else (no other file, no
+    project listing, no git, no clock); they are about that file only and carry no computed
+    (`build`) fix. Only such a rule's findings are kept in the cache (cache.py); every other rule
+    runs on every run, which is why False is the default.
+    """
 
     __slots__ = (
         "code",
@@ -51,6 +58,7 @@ class Rule:
         "reports_on",
         "check",
         "since",
+        "cacheable",
     )
 
     def __init__(
@@ -65,6 +73,7 @@ class Rule:
         reports_on: str,
         check: Callable[..., Iterable[Hit]],
         since: str,
+        cacheable: bool = False,
     ) -> None:
         self.code = code
         self.name = name
@@ -76,6 +85,7 @@ class Rule:
         self.reports_on = reports_on
         self.check = check
         self.since = since
+        self.cacheable = cacheable
         self.summary = self.describe({})  # a placeholder naming no option of the rule fails here, at import
 
     def describe(self, options: dict[str, object]) -> str:
@@ -142,11 +152,13 @@ def rule(
     options: tuple[Option, ...] = (),
     reports_on: str = ON_ANCHOR,
     since: str = "0.1.0",
+    cacheable: bool = False,
 ) -> Callable[[Callable[..., Iterable[Hit]]], Rule]:
     """Declare a rule; `summary` is one sentence, shown by `mnemolint rules` and in SARIF, with
-    `{option-name}` for each threshold it names (filled in from `options`, never typed in)."""
+    `{option-name}` for each threshold it names (filled in from `options`, never typed in).
+    `cacheable=True` only for a per-file rule that is a pure function of its file (`Rule`)."""
 
     def wrap(check: Callable[..., Iterable[Hit]]) -> Rule:
-        return Rule(code, name, severity, reads, summary, fix, options, reports_on, check, since)
+        return Rule(code, name, severity, reads, summary, fix, options, reports_on, check, since, cacheable)
 
     return wrap

@@ -31,6 +31,7 @@ _HINTS = {
     ERROR,
     reads=WITH_FRONTMATTER,
     summary="The frontmatter is not valid YAML.",
+    cacheable=True,
 )
 def invalid_yaml(document: Document, options: dict) -> Iterator[Hit]:
     front = document.frontmatter
@@ -70,6 +71,7 @@ _KINDS = {"list": "a list", "str": "a plain string", "int": "a number", "float":
     ERROR,
     reads=WITH_FRONTMATTER,
     summary="The frontmatter is valid YAML but not a mapping of keys to values.",
+    cacheable=True,
 )
 def not_a_mapping(document: Document, options: dict) -> Iterator[Hit]:
     front = document.frontmatter
@@ -87,6 +89,7 @@ def not_a_mapping(document: Document, options: dict) -> Iterator[Hit]:
     ERROR,
     reads=TAKING_FRONTMATTER,  # in MEMORY.md a lone `---` on line 1 is a thematic break
     summary="A `---` frontmatter fence on line 1 is never closed.",
+    cacheable=True,
 )
 def unclosed_frontmatter(document: Document, options: dict) -> Iterator[Hit]:
     if document.frontmatter.status == fm.UNCLOSED:
@@ -112,6 +115,7 @@ _WHY = {
     WARNING,
     reads=WITH_FRONTMATTER,
     summary="An unquoted value that YAML 1.1 and YAML 1.2 readers take differently, in a field an agent acts on.",
+    cacheable=True,
 )
 def yaml_ambiguous_scalar(document: Document, options: dict) -> Iterator[Hit]:
     keys = document.kind.keys if document.kind is not None else ()
@@ -134,6 +138,7 @@ def yaml_ambiguous_scalar(document: Document, options: dict) -> Iterator[Hit]:
     reads=WITH_FRONTMATTER,
     summary="Frontmatter with anchors, aliases or absurd nesting, refused rather than expanded.",
     options=(YAML_MAX_DEPTH,),
+    cacheable=True,
 )
 def yaml_too_complex(document: Document, options: dict) -> Iterator[Hit]:
     front = document.frontmatter

@@ -90,6 +90,7 @@ def _import_of(document: Document, target: str) -> tuple[str | None, str]:
     reads=EVERY_FILE,
     summary="A memory file (or a directory holding memory) that cannot be read.",
     options=(MAX_FILE_BYTES,),
+    cacheable=True,
 )
 def memory_file_unreadable(document: Document, options: dict) -> Iterator[Hit]:
     if document.unlisted:

@@ -32,6 +32,7 @@ _WHAT = {
     ERROR,
     reads=EVERY_KIND,
     summary="A credential's value (a key, a token, a password) saved in a memory file.",
+    cacheable=True,
 )
 def secret_value(document: Document, options: dict) -> Iterator[Hit]:
     text = document.text

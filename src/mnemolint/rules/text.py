@@ -18,6 +18,7 @@ from mnemolint.rules.base import EVERY_KIND, Family, rule
     reads=EVERY_KIND,
     summary="The file starts with a UTF-8 byte-order mark.",
     fix=SAFE,
+    cacheable=True,
 )
 def utf8_bom(document: Document, options: dict) -> Iterator[Hit]:
     text = document.text
@@ -46,6 +47,7 @@ def utf8_bom(document: Document, options: dict) -> Iterator[Hit]:
     ERROR,
     reads=EVERY_KIND,
     summary="The file is not UTF-8 text: an invalid byte sequence or binary (NUL) content.",
+    cacheable=True,
 )
 def invalid_utf8(document: Document, options: dict) -> Iterator[Hit]:
     if document.text is None and document.wide_encoding:
@@ -70,6 +72,7 @@ def invalid_utf8(document: Document, options: dict) -> Iterator[Hit]:
     reads=EVERY_KIND,
     summary="The file mixes CRLF and LF line endings.",
     fix=SAFE,
+    cacheable=True,
 )
 def mixed_line_endings(document: Document, options: dict) -> Iterator[Hit]:
     text = document.text
@@ -148,6 +151,7 @@ def _user_path(line: str) -> re.Match | None:
     WARNING,
     reads=EVERY_KIND,
     summary="A hard-coded absolute user path (`/home/<u>/`, `/Users/<u>/`, `C:\\Users\\…`, `D:\\…`) outside code.",
+    cacheable=True,
 )
 def absolute_path(document: Document, options: dict) -> Iterator[Hit]:
     text = document.text

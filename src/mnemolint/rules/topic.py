@@ -54,6 +54,7 @@ def _measure(document: Document, options: dict) -> tuple[float, str] | None:
     reads=(TOPIC,),
     summary="A topic file is over {topic-max-bytes} bytes or {topic-max-lines} lines.",
     options=(MAX_BYTES, MAX_LINES),
+    cacheable=True,
 )
 def topic_over_limit(document: Document, options: dict) -> Iterator[Hit]:
     measured = _measure(document, options)
@@ -72,6 +73,7 @@ def topic_over_limit(document: Document, options: dict) -> Iterator[Hit]:
     reads=(TOPIC,),
     summary="A topic file is at {topic-warn-ratio} or more of its {topic-max-bytes}-byte / {topic-max-lines}-line cap.",
     options=(MAX_BYTES, MAX_LINES, WARN_RATIO),
+    cacheable=True,
 )
 def topic_near_limit(document: Document, options: dict) -> Iterator[Hit]:
     measured = _measure(document, options)
@@ -97,6 +99,7 @@ def _readable_frontmatter(document: Document) -> fm.FrontMatter | None:
     WARNING,
     reads=(TOPIC,),
     summary="A topic file has no frontmatter `description`, so it cannot be indexed.",
+    cacheable=True,
 )
 def topic_missing_description(document: Document, options: dict) -> Iterator[Hit]:
     front = _readable_frontmatter(document)
@@ -123,6 +126,7 @@ def topic_missing_description(document: Document, options: dict) -> Iterator[Hit
     reads=(TOPIC,),
     summary="A topic's `description` is over {description-max-chars} characters.",
     options=(DESCRIPTION_MAX, DESCRIPTION_TARGET),
+    cacheable=True,
 )
 def topic_description_too_long(document: Document, options: dict) -> Iterator[Hit]:
     front = _readable_frontmatter(document)
@@ -155,6 +159,7 @@ def _field(front: fm.FrontMatter, key: str) -> tuple[object, bool]:
     WARNING,
     reads=(TOPIC,),
     summary="A topic's frontmatter lacks `name` or `type`.",
+    cacheable=True,
 )
 def topic_missing_field(document: Document, options: dict) -> Iterator[Hit]:
     front = _readable_frontmatter(document)
@@ -188,6 +193,7 @@ def topic_missing_field(document: Document, options: dict) -> Iterator[Hit]:
     WARNING,
     reads=(TOPIC,),
     summary=f"A topic's `type` is not one of {', '.join(TYPES)}.",
+    cacheable=True,
 )
 def topic_invalid_type(document: Document, options: dict) -> Iterator[Hit]:
     front = _readable_frontmatter(document)
@@ -212,6 +218,7 @@ def topic_invalid_type(document: Document, options: dict) -> Iterator[Hit]:
     WARNING,
     reads=(TOPIC,),
     summary="A topic's file name cannot be written as an index link, so index generation skips it.",
+    cacheable=True,
 )
 def topic_unindexable_name(document: Document, options: dict) -> Iterator[Hit]:
     problem = unindexable(document.rel)
@@ -229,6 +236,7 @@ _NEEDS_QUOTES = re.compile(r":\s|\s#|^[\s\-?:,\[\]{}#&*!|>'\"%@`]|\s$")
     WARNING,
     reads=(TOPIC, RULE_FILE),
     summary="A frontmatter field that Wave's own reader takes differently from YAML.",
+    cacheable=True,
 )
 def frontmatter_misread(document: Document, options: dict) -> Iterator[Hit]:
     if not document.reader.own_frontmatter_reader or document.text is None:
