@@ -366,7 +366,7 @@ def test_a_fix_works_from_the_file_and_the_next_run_reads_it_again(memory: Path)
 def test_frontmatter_with_dates_is_cached_exactly(memory: Path) -> None:
     """marshal keeps no dates: YAML's are kept as tagged tuples and given back as they were."""
     topic = memory / "memory" / "a.md"
-    dated = CLEAN_TOPIC.replace("type: user\n", "type: user\ncreated: 2025-01-31\nseen: 2025-02-01 10:00:00+05:30\n")
+    dated = CLEAN_TOPIC.replace("type: user\n", "type: user\nwhen: 2025-01-31\nseen: 2025-02-01 10:00:00+05:30\n")
     topic.write_text(dated)
     age(topic)
     cold = check(memory, "--output-format", "json")
