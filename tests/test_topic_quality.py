@@ -145,13 +145,13 @@ def test_the_join_finds_exactly_the_pairs_all_pairs_finds() -> None:
             for j in range(i + 1, len(titles))
             if grams[i] and grams[j] and len(grams[i] & grams[j]) / len(grams[i] | grams[j]) >= ratio - 1e-9
         }
-        assert {(i, j) for i, j, _ in close_pairs(titles, ratio)} == expected
+        assert {(i, j) for i, j, _ in close_pairs(grams, ratio)} == expected
 
 
 def test_ten_thousand_titles_are_not_fifty_million_comparisons() -> None:
     titles = [f"subject{n} area{n * 7} notes" for n in range(10_000)]  # `notes` in every title
     start = time.perf_counter()
-    pairs = list(close_pairs(titles, 0.3))
+    pairs = list(close_pairs([_grams(title)[0] for title in titles], 0.3))
     assert time.perf_counter() - start < 2  # all 50 million pairs take minutes in Python
     assert not pairs  # one shared word of three is 0.2
 
@@ -275,3 +275,17 @@ def test_a_pre_commit_run_on_one_topic_reports_that_topic_only(tmp_path) -> None
 def test_a_target_is_shown_as_written_not_percent_encoded(tmp_path) -> None:
     found = memdir(tmp_path, {"a.md": topic("A") + "[x](前端.md) [y](<a b.md>)\n"})
     assert [d.message.split("`")[1] for d in only(found, "MEM212")] == ["前端.md", "a b.md"]
+
+
+def test_a_dir_of_two_thousand_numbered_titles_is_no_pair_and_takes_no_time(tmp_path: Path) -> None:
+    """`Topic 0` … `Topic 1999` share every word: a series, and not two million comparisons."""
+    start = time.perf_counter()
+    found = memdir(tmp_path, {f"t{n}.md": topic(f"Topic {n}") for n in range(2000)})
+    assert [f for f in found if f.code == "MEM209"] == [] and time.perf_counter() - start < 10
+
+
+def test_titles_with_other_numbers_are_a_series_even_with_other_words(tmp_path: Path) -> None:
+    found = memdir(tmp_path / "a", {"a.md": topic("Incident 12"), "b.md": topic("Incident 13 notes")})
+    assert [f.code for f in found] == []
+    found = memdir(tmp_path / "b", {"a.md": topic("Incident 12"), "b.md": topic("Incident 12 notes")})
+    assert [f.code for f in found] == ["MEM209"]

@@ -464,8 +464,8 @@ def _grams(title: str) -> tuple[frozenset[str], tuple[str, ...]]:
     return frozenset(grams), tuple(numbers)
 
 
-def close_pairs(titles: list[str], ratio: float) -> Iterator[tuple[int, int, float]]:
-    """Pairs (i < j) of `titles` whose gram sets have a Jaccard overlap of at least `ratio`, each
+def close_pairs(grams: list[frozenset[str]], ratio: float) -> Iterator[tuple[int, int, float]]:
+    """Pairs (i < j) of gram sets (`_grams`) with a Jaccard overlap of at least `ratio`, each
     once: a prefix-filtered join (AllPairs, Bayardo et al. 2007). Sets are taken smallest first,
     each ordered rarest gram first. Two sets A ⊇size B that overlap that much share at least
     ratio·|A| grams, and at least 2·ratio/(1 + ratio)·|B|, so they share a gram among the first
@@ -475,14 +475,13 @@ def close_pairs(titles: list[str], ratio: float) -> Iterator[tuple[int, int, flo
     comparisons."""
     from math import ceil
 
-    grams = [_grams(title)[0] for title in titles]
     frequency: dict[str, int] = {}
     for found in grams:
         for gram in found:
             frequency[gram] = frequency.get(gram, 0) + 1
     index: dict[str, list[int]] = {}
     indexed_share = 2 * ratio / (1 + ratio)
-    for i in sorted(range(len(titles)), key=lambda i: len(grams[i])):
+    for i in sorted(range(len(grams)), key=lambda i: len(grams[i])):
         size = len(grams[i])
         if not size:
             continue
@@ -512,10 +511,8 @@ def topic_similar_title(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     for titled in _titled(memdir):
         groups.setdefault(titled.key, []).append(titled)
     for group in groups.values():
-        for i, j, overlap in sorted(close_pairs([titled.title for titled in group], ratio), key=lambda p: p[1]):
+        for i, j, overlap in _similar([titled.title for titled in group], ratio):
             earlier, later = group[i], group[j]
-            if earlier.title == later.title or _series(earlier.title, later.title):
-                continue  # the same title is MEM208's; `note-12` and `note-13` are a series on purpose
             yield Hit(
                 f"Title `{quote(later.shown)}` is close to `{quote(earlier.shown)}` of `{earlier.topic.rel}` "
                 f"(overlap {overlap:.2f}, from {ratio:g}): if they are one memory, merge them; if they are two, "
@@ -526,10 +523,27 @@ def topic_similar_title(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
             )
 
 
-def _series(one: str, other: str) -> bool:
-    """Two titles with the same words and different numbers: entries of a numbered series."""
-    (grams_one, numbers_one), (grams_other, numbers_other) = _grams(one), _grams(other)
-    return grams_one == grams_other and numbers_one != numbers_other
+def _similar(titles: list[str], ratio: float) -> list[tuple[int, int, float]]:
+    """The close pairs (i < j) of `titles`, by the later one. Titles whose numbers differ are
+    members of a series (`Incident 12`, `Incident 13 notes`), two memories on purpose, and never
+    compared; the same title is MEM208's. The join runs over the distinct gram sets, and their
+    titles are matched by their numbers, so a dir of 2,000 `Topic N` is not two million pairs."""
+    read = [_grams(title) for title in titles]
+    by_grams: dict[frozenset[str], dict[tuple[str, ...], list[int]]] = {}
+    for i, (grams, numbers) in enumerate(read):
+        by_grams.setdefault(grams, {}).setdefault(numbers, []).append(i)
+    sets = list(by_grams)
+    pairs = [
+        (min(i, j), max(i, j), overlap)
+        for a, b, overlap in close_pairs(sets, ratio)
+        for numbers, members in by_grams[sets[a]].items()
+        for i in members
+        for j in by_grams[sets[b]].get(numbers, ())
+    ]
+    for by_numbers in by_grams.values():  # the same words and numbers, written apart (`Build-notes`)
+        for members in by_numbers.values():
+            pairs += [(members[0], j, 1.0) for j in members[1:] if titles[j] != titles[members[0]]]
+    return sorted(pairs, key=lambda pair: (pair[1], pair[0]))
 
 
 # "你要…", "请…", "You must…", "Always …": an order, where seed 001 wants a noun phrase. A word
