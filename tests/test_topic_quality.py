@@ -105,7 +105,7 @@ def test_the_seeds_example_is_close_at_its_own_figure(tmp_path) -> None:
 @pytest.mark.parametrize(
     ("one", "other", "close"),
     [
-        ("User GitHub account", "GitHub identity", True),
+        ("User GitHub account", "GitHub identity", False),  # one shared word only: a head noun, not a subject
         ("feedback_pixi_init", "project-pixi-init-flags", True),  # type words are not the subject
         ("Deploy steps", "Release checklist", False),
         ("Testing strategy", "Settings layout", False),  # shared letter pairs are no shared subject
@@ -288,4 +288,11 @@ def test_titles_with_other_numbers_are_a_series_even_with_other_words(tmp_path: 
     found = memdir(tmp_path / "a", {"a.md": topic("Incident 12"), "b.md": topic("Incident 13 notes")})
     assert [f.code for f in found] == []
     found = memdir(tmp_path / "b", {"a.md": topic("Incident 12"), "b.md": topic("Incident 12 notes")})
+    assert [f.code for f in found] == ["MEM209"]
+
+
+def test_one_shared_head_word_is_not_a_close_pair(tmp_path: Path) -> None:
+    found = memdir(tmp_path / "a", {"a.md": topic("macro_system"), "b.md": topic("compendium_system")})
+    assert [f.code for f in found] == []
+    found = memdir(tmp_path / "b", {"a.md": topic("data_inventory"), "b.md": topic("Detailed Data Inventory")})
     assert [f.code for f in found] == ["MEM209"]

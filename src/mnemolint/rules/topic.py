@@ -526,8 +526,11 @@ def topic_similar_title(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
 def _similar(titles: list[str], ratio: float) -> list[tuple[int, int, float]]:
     """The close pairs (i < j) of `titles`, by the later one. Titles whose numbers differ are
     members of a series (`Incident 12`, `Incident 13 notes`), two memories on purpose, and never
-    compared; the same title is MEM208's. The join runs over the distinct gram sets, and their
-    titles are matched by their numbers, so a dir of 2,000 `Topic N` is not two million pairs."""
+    compared; the same title is MEM208's. Two titles that share one word only, with more words
+    each (`macro_system`, `compendium_system`), share a head noun, not a subject: a close pair
+    shares two grams, or one title's grams are all in the other's. The join runs over the distinct
+    gram sets, and their titles are matched by their numbers, so a dir of 2,000 `Topic N` is not
+    two million pairs."""
     read = [_grams(title) for title in titles]
     by_grams: dict[frozenset[str], dict[tuple[str, ...], list[int]]] = {}
     for i, (grams, numbers) in enumerate(read):
@@ -536,6 +539,7 @@ def _similar(titles: list[str], ratio: float) -> list[tuple[int, int, float]]:
     pairs = [
         (min(i, j), max(i, j), overlap)
         for a, b, overlap in close_pairs(sets, ratio)
+        if len(sets[a] & sets[b]) >= 2 or sets[a] <= sets[b] or sets[b] <= sets[a]
         for numbers, members in by_grams[sets[a]].items()
         for i in members
         for j in by_grams[sets[b]].get(numbers, ())
