@@ -30,7 +30,7 @@ MIXED = {
 }
 MIXED_CODES = {"MEM103", "MEM104", "MEM105", "MEM203", "FM004"}
 # A single info finding: the index entry no longer matches the topic's description.
-DRIFT = {**CLEAN, "memory/MEMORY.md": "- [A](a.md) — About a, deprecated\n"}
+DRIFT = {**CLEAN, "memory/MEMORY.md": "- [A](a.md) — About a is no longer used\n"}
 ANSI = re.compile(r"\x1b\[")
 
 

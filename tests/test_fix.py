@@ -171,7 +171,7 @@ def test_txt001_and_txt003_fix_text_hygiene(tree) -> None:
 
 def test_unsafe_fixes_replace_lines_only_when_asked_and_keep_crlf(tree) -> None:
     long_line = "- [Build](build.md) — " + "all the details of the build that belong in the topic file " * 3
-    index = f"# Memory\r\n{long_line}\r\n- [Deploy](deploy.md) — release steps, dropped in March\r\n"
+    index = f"# Memory\r\n{long_line}\r\n- [Deploy](deploy.md) — release steps were dropped in March\r\n"
     root = tree({INDEX: index, f"{MEM}/build.md": BUILD, f"{MEM}/deploy.md": DEPLOY})
     safe = fix(root)
     assert index_of(root).decode() == index and safe.returncode == 1

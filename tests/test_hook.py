@@ -138,7 +138,7 @@ def test_a_secret_just_written_is_never_echoed(tmp_path: Path) -> None:
     """The index line linking the topic no longer says what its description says (MEM109, which
     quotes the description): the quoted token is masked."""
     keys = "---\nname: keys\ndescription: deploy with AKIAIOSFODNN7EXAMPLE\ntype: reference\n---\nBody.\n"
-    memory(tmp_path, "- [Keys](keys.md) — deploy by hand, deprecated\n", {"keys.md": keys})
+    memory(tmp_path, "- [Keys](keys.md) — deploying by hand is no longer allowed\n", {"keys.md": keys})
     text = context(hook("topic-secret", tmp_path))
     assert (
         "- MEM109 (info) in MEMORY.md line 1: Entry text says something other than the description of `keys.md`" in text

@@ -309,7 +309,7 @@ def test_check_hook_with_try_repo(tmp_path: Path, hook_repo: Path, offline: dict
 @packaging
 def test_fix_hook_with_try_repo(tmp_path: Path, hook_repo: Path, offline: dict[str, str]) -> None:
     """The fix hook applies the safe fixes, fails because it changed files, and leaves them clean."""
-    index = "- [Build](build.md) — Build notes\n- [Gone](gone.md) — Gone notes\n"
+    index = "- [Build](build.md) — Build notes\n- [gone](gone.md)\n"
     repo = memory_repo(
         tmp_path / "repo",
         {"memory/MEMORY.md": index, "memory/build.md": "\ufeff" + TOPIC.format("Build")},

@@ -549,11 +549,33 @@ def test_mem109_quiet_when_the_entry_says_the_description(tree, entry: str) -> N
             "Aaron 2026-05-15: parts 2026-05-14",
             id="cut-number",
         ),
+        pytest.param(
+            "OAuth2 via Keycloak", "OAuth2 via Keycloak; the old LDAP bind was removed", id="withdrawal-elsewhere"
+        ),
+        pytest.param("Deprecated endpoints", "Endpoints to avoid", id="withdrawal-word-as-adjective"),
+        pytest.param("Use pnpm, not npm", "pnpm (npm is no longer used)", id="denied-on-the-other-side"),
+        pytest.param("limit of 1,000 rows", "a limit of 1000 rows", id="thousands-separator"),
+        pytest.param("Python 3.12", "Python 3.12.1 in CI", id="more-parts"),
+        pytest.param("session 2026-03-17", "session 2026-03-17/18", id="date-range"),
+        pytest.param("5k requests a day", "5000 requests a day", id="k-suffix"),
+        pytest.param("Release process", "How releases are cut", id="stems"),
     ],
 )
 def test_mem109_quiet_on_paraphrases(tree, entry: str, description: str) -> None:
     index = f"- [Topic](topic.md) — {entry}\n"
     assert lint_memdir(tree, index, {"topic.md": topic(description)}, select=["MEM109"]) == []
+
+
+def test_mem109_quiet_on_the_generators_own_cut_line(tree) -> None:
+    description = (
+        "Sign-in goes through OAuth2 via Keycloak for every service we run; "
+        + "x" * 80
+        + "; the old LDAP bind was removed in March"
+    )
+    root = tree({f"{MEM}/auth.md": topic(description)})
+    assert run_cli("index", MEM, "--write", cwd=root).returncode == 0
+    assert "…" in (root / MEM / "MEMORY.md").read_text(encoding="utf-8")
+    assert run_lint(root, select=["MEM109"]) == []
 
 
 def test_mem109_quiet_when_the_topic_has_no_description(tree) -> None:

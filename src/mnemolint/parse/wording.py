@@ -2,56 +2,55 @@
 
 A paraphrase is not a difference. Word order, punctuation, case, endings and added detail do not
 count; what counts is a changed value (the same word next to another number), a withdrawal one
-side states and the other does not, or no content word in common at all. CJK and Hangul are
-compared by character bigrams, since they have no spaces (or, in Korean, endings that vary).
+side states of the subject both share and the other neither states nor denies, or no content
+word in common at all. CJK and Hangul are compared by character bigrams, since they have no
+spaces (or, in Korean, endings that vary). The title rules share the script ranges and the
+function words (rules/topic.py).
 """
 
 from __future__ import annotations
 
 import re
 
-_TOKEN = re.compile(r"\d+(?:[.,:/-]\d+)*|\w+")
-_NUMBER = re.compile(r"\d+(?:[.,:/-]\d+)*")
+UNSPACED = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"  # kana, Han, Hangul
+FUNCTION_WORDS = frozenset(
+    "a an the is are was were be been of to and or in on at for with by from as it its this that than into via "
+    "per so has have will their".split()
+)
+
+# A number, with its thousands separators, its parts (`3.12.1`, `5-6`, `9/10`) and a `k`/`M` suffix.
+_TOKEN = re.compile(r"\d+(?:[.,:/-]\d+)*[kKmM]?(?![\w])|\w+")
+_NUMBER = re.compile(r"\d+(?:[.,:/-]\d+)*[kKmM]?")
 _PARTS = re.compile(r"[/-]")
-# Han, kana, Hangul: scripts written without spaces between words (or with endings that vary).
-_UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
-_SUFFIXES = ("ing", "ed", "es", "s")
-_STOP = frozenset(
-    "a an and are as at be by for from has have in into is it its of on or so than that the their this to "
-    "was were will with".split()
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+_RUNS = re.compile(rf"[{UNSPACED}]+")
+_SUFFIXES = ("ing", "ed", "es", "s", "e")
+_CLAUSE = re.compile(r"[;.!?()\[\]—–]|,\s|\s-\s|[，。；！？（）]")
+# A decision or fact that no longer holds, said of something (`was removed`, `no longer`), not
+# an adjective naming it (`deprecated endpoints`).
+_WITHDRAWN = re.compile(
+    r"\b(?:was|were|is|are|been|got|has|have)\s+(?:now\s+|since\s+)?(?:withdrawn|reverted|dropped|removed|"
+    r"deprecated|superseded|obsolete|abandoned|cancell?ed|retired|gone|replaced)\b"
+    r"|\bno\s+(?:longer|more)\b|已撤回|已废弃|已弃用|不再|已取消|已删除|已移除",
+    re.IGNORECASE,
 )
-# Words that say a decision or a fact no longer holds.
-_WITHDRAWN = frozenset(
-    "withdrawn reverted dropped removed deprecated superseded obsolete abandoned cancelled canceled retired".split()
-)
-_WITHDRAWN_PHRASES = (
-    "no longer",
-    "no more",
-    "is gone",
-    "are gone",
-    "撤回",
-    "废弃",
-    "弃用",
-    "不再",
-    "已取消",
-    "已删除",
-    "已移除",
-)
+_DENIED = re.compile(r"\b(?:not|never|no|none|without|don't|doesn't|isn't|aren't)\b|n[’']t\b|[不没别]", re.IGNORECASE)
 
 
 def _stem(word: str) -> str:
+    """A crude English stem, the same for `release`/`releases`, `style`/`styling`, `process`/`processes`."""
     for suffix in _SUFFIXES:
-        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix) and not word.endswith("ss"):
             return word[: -len(suffix)]
     return word
 
 
 def _terms(word: str) -> list[str]:
     """A token's terms: the word stemmed, or the character bigrams of its unspaced runs."""
-    runs = list(_UNSPACED.finditer(word))
+    runs = list(_RUNS.finditer(word))
     if not runs:
         return [_stem(word)]
-    terms = [_stem(part) for part in _UNSPACED.split(word) if part]
+    terms = [_stem(part) for part in _RUNS.split(word) if part]
     for run in runs:
         chars = run.group()
         terms.extend(chars[i : i + 2] for i in range(max(len(chars) - 1, 1)))
@@ -59,13 +58,33 @@ def _terms(word: str) -> list[str]:
 
 
 def content_terms(text: str) -> set[str]:
-    """The text's content terms: no stop words, no numbers."""
+    """The text's content terms: no function words, no numbers."""
     return {
         term
         for token in _TOKEN.findall(text.casefold())
-        if not _NUMBER.fullmatch(token) and token not in _STOP
+        if not _NUMBER.fullmatch(token) and token not in FUNCTION_WORDS
         for term in _terms(token)
     }
+
+
+def _value(token: str) -> str:
+    """A number as compared: `1,000` is `1000`, `5k` is `5000`."""
+    token = _THOUSANDS.sub("", token)
+    if token[-1] in "kKmM":
+        scale = 1_000 if token[-1] in "kK" else 1_000_000
+        try:
+            return str(int(float(token[:-1]) * scale))
+        except ValueError:
+            return token[:-1]
+    return token
+
+
+def _same_number(one: str, other: str) -> bool:
+    """Equal, or one the other with more parts (`3.12` and `3.12.1`, `2026-03-17` and `2026-03-17/18`)."""
+    if one == other:
+        return True
+    short, long = sorted((one, other), key=len)
+    return long.startswith(short) and not long[len(short)].isdigit()
 
 
 def _valued(text: str) -> tuple[dict[tuple[str, str], set[str]], set[str]]:
@@ -76,12 +95,17 @@ def _valued(text: str) -> tuple[dict[tuple[str, str], set[str]], set[str]]:
     for i, token in enumerate(tokens):
         if not _NUMBER.fullmatch(token):
             continue
-        numbers.add(token)
-        numbers.update(_PARTS.split(token))  # `5-6` and `9/10` also say 6 and 9
+        value = _value(token)
+        numbers.add(value)
+        numbers.update(_PARTS.split(value))  # `5-6` and `9/10` also say 6 and 9
         for j, side in ((i - 1, "<"), (i + 1, ">")):
-            if 0 <= j < len(tokens) and not _NUMBER.fullmatch(tokens[j]) and tokens[j] not in _STOP:
-                slots.setdefault((_stem(tokens[j]), side), set()).add(token)
+            if 0 <= j < len(tokens) and not _NUMBER.fullmatch(tokens[j]) and tokens[j] not in FUNCTION_WORDS:
+                slots.setdefault((_stem(tokens[j]), side), set()).add(value)
     return slots, numbers
+
+
+def _said(number: str, numbers: set[str]) -> bool:
+    return any(_same_number(number, other) for other in numbers)
 
 
 def _changed_value(entry: str, description: str) -> tuple[str, str] | None:
@@ -89,15 +113,17 @@ def _changed_value(entry: str, description: str) -> tuple[str, str] | None:
     entry_slots, entry_numbers = _valued(entry)
     description_slots, description_numbers = _valued(description)
     for slot, said in entry_slots.items():
-        for old in sorted(said - description_numbers):
-            for new in sorted(description_slots.get(slot, set()) - entry_numbers):
+        for old in sorted(number for number in said if not _said(number, description_numbers)):
+            for new in sorted(number for number in description_slots.get(slot, ()) if not _said(number, entry_numbers)):
                 return old, new
     return None
 
 
-def _withdrawn(text: str) -> bool:
-    folded = text.casefold()
-    return bool(_WITHDRAWN & set(_TOKEN.findall(folded))) or any(phrase in folded for phrase in _WITHDRAWN_PHRASES)
+def _withdrawal(text: str, other_terms: set[str]) -> bool:
+    """Whether a clause of `text` says that something the other text speaks of no longer holds."""
+    return any(
+        _WITHDRAWN.search(clause) and content_terms(clause) & other_terms for clause in _CLAUSE.split(text)
+    )
 
 
 def difference(entry: str, description: str) -> str | None:
@@ -109,6 +135,10 @@ def difference(entry: str, description: str) -> str | None:
     changed = _changed_value(entry, description)
     if changed:
         return f"the entry says {changed[0]} where the description says {changed[1]}"
-    if entry_terms & description_terms and _withdrawn(entry) != _withdrawn(description):
-        return f"only the {'description' if _withdrawn(description) else 'entry'} says it no longer holds"
+    for side, text, other, other_terms in (
+        ("description", description, entry, entry_terms),
+        ("entry", entry, description, description_terms),
+    ):
+        if _withdrawal(text, other_terms) and not _WITHDRAWN.search(other) and not _DENIED.search(other):
+            return f"only the {side} says it no longer holds"
     return None

@@ -570,6 +570,9 @@ def _drift(line: il.IndexLine, summary: str, description: str) -> str | None:
     cut = summary.rstrip().removesuffix("…").removesuffix("...")
     if len(cut) < len(summary.rstrip()):  # a shortened copy: its last word may be cut too (`2026-05-1…`)
         summary = cut.rsplit(None, 1)[0] if " " in cut.strip() else ""
+        if " ".join(description.split()).casefold().startswith(" ".join(summary.split()).casefold()):
+            return None  # the generator's own line: the description cut to fit
+        description = description[: len(cut) + 1]  # what the entry could say of it
     return wording.difference(f"{line.links[0].title} {summary}", description)
 
 
@@ -586,9 +589,9 @@ def index_description_drift(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     for line in memdir.lines:
         rel = _topic_of(memdir, line)
         summary = line.summary() if rel else ""
-        if not summary:
+        if not rel or not summary:
             continue
-        description = memdir.topic_by_rel[rel].frontmatter.text("description") if rel else None
+        description = memdir.topic_by_rel[rel].frontmatter.text("description")
         drift = _drift(line, summary, description) if description and description.strip() else None
         if drift and description:
             yield Hit(
