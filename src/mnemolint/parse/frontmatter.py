@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from mnemolint.parse.fast_yaml import read_flat
+
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
     from typing import Any
@@ -218,14 +220,22 @@ def split_and_parse(lines: list[str], max_depth: int) -> FrontMatter:
         result.status = UNCLOSED
         return result
     result.yaml_lines = [line.rstrip("\r") for line in lines[1 : result.close_line - 1]]
-    _parse(result, "\n".join(result.yaml_lines), max_depth)
+    _parse(result, "\n".join(result.yaml_lines), max_depth, result.yaml_lines)
     return result
 
 
-def _parse(result: FrontMatter, text: str, max_depth: int) -> None:
+def _parse(result: FrontMatter, text: str, max_depth: int, lines: list[str] | None = None) -> None:
+    """Read `text` into `result`; given its `lines`, a flat block ruamel would read as strings
+    alone is read without ruamel (`fast_yaml`: the same facts, minus ruamel's import)."""
     if not text.strip():
         result.status, result.data = OK, {}
         return
+    if lines is not None:
+        flat = read_flat(lines)
+        # What ruamel's path below would scan events for (FM004's positions) is left to it.
+        if flat is not None and not _may_be_ambiguous(flat):
+            result.status, result.data = OK, flat
+            return
     from ruamel.yaml.error import YAMLError
 
     try:
