@@ -13,7 +13,6 @@ timeout, and a missing or failing git means "not in a work tree", never an error
 
 from __future__ import annotations
 
-import datetime as _dt
 import os
 import re
 
@@ -22,6 +21,8 @@ from mnemolint.readers import Reader
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
+    import datetime as _dt
+
     from mnemolint.parse.document import Document
 
 DIR_NAME = ".ai-memory"
@@ -40,8 +41,12 @@ SKILL = Reader("ai-memory", "the .ai-memory skill", DIR_NAME, reads_metadata_blo
 
 def folder_date(name: str) -> _dt.date | None:
     """The date a `YYYYMMDD` folder name stands for, None when no such day exists (`20261340`)."""
+    if not DATED.fullmatch(name):
+        return None
+    import datetime as _dt  # only for a dated folder: its import costs 1 ms of every start
+
     try:
-        return _dt.datetime.strptime(name, "%Y%m%d").date() if DATED.fullmatch(name) else None
+        return _dt.datetime.strptime(name, "%Y%m%d").date()
     except ValueError:
         return None
 
