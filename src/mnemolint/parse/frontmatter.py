@@ -230,12 +230,10 @@ def _parse(result: FrontMatter, text: str, max_depth: int, lines: list[str] | No
     if not text.strip():
         result.status, result.data = OK, {}
         return
-    if lines is not None:
-        flat = read_flat(lines)
-        # What ruamel's path below would scan events for (FM004's positions) is left to it.
-        if flat is not None and not _may_be_ambiguous(flat):
-            result.status, result.data = OK, flat
-            return
+    flat = fast_path(lines, max_depth) if lines is not None else None
+    if flat is not None:
+        result.status, result.data = OK, flat
+        return
     from ruamel.yaml.error import YAMLError
 
     try:
@@ -263,6 +261,14 @@ def _parse(result: FrontMatter, text: str, max_depth: int, lines: list[str] | No
         result.status, result.error = NOT_MAPPING, type(data).__name__
         return
     result.status, result.data = OK, data
+
+
+def fast_path(lines: list[str], max_depth: int) -> dict[str, str] | None:
+    """The mapping `fast_yaml` reads from `lines` where it is all ruamel's path below would give:
+    not below depth 1 (a flat mapping is one level deep), and not where that path would scan
+    events for FM004's positions (a value YAML 1.1 reads differently). None: ask ruamel."""
+    flat = read_flat(lines) if max_depth >= 1 else None
+    return None if flat is None or _may_be_ambiguous(flat) else flat
 
 
 # Claude Code's second try at invalid frontmatter (frontmatterParser.ts:79-121, 148-160): values
