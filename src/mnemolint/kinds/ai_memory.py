@@ -17,6 +17,7 @@ import os
 import re
 
 from mnemolint.kinds.base import Container, ContainerType, Kind
+from mnemolint.patterns import Lazy
 from mnemolint.readers import Reader
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
@@ -30,8 +31,8 @@ PROJECT_MEMORY_NAME = "project_memory.md"
 HANDOFF_NAME = "handoff.md"
 USER_PROFILE_NAME = "user_profile.md"
 SHARED_NAMES = (PROJECT_MEMORY_NAME, HANDOFF_NAME)  # committed, for the team (003 version control)
-DATED = re.compile(r"[0-9]{8}")  # a `YYYYMMDD` folder name, possible date or not
-SESSION_FILE = re.compile(r"session_memory_([0-9]{8})-([0-9]{2})([0-9]{2})\.jsonl")
+DATED = Lazy(r"[0-9]{8}")  # a `YYYYMMDD` folder name, possible date or not
+SESSION_FILE = Lazy(r"session_memory_([0-9]{8})-([0-9]{2})([0-9]{2})\.jsonl")
 GIT_TIMEOUT = 5  # seconds for each git command: a hung git must not hang a commit
 
 # The skill is run by whichever agent loads it (Trae, VS Code, Claude Code…): it reads the files

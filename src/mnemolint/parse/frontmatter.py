@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from mnemolint.parse.fast_yaml import read_flat
+from mnemolint.patterns import Lazy
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ NOT_MAPPING = "not-mapping"
 TOO_COMPLEX = "too-complex"
 
 _FENCE = re.compile(r"---[ \t]*\r?")
-_KEY = re.compile(r"([A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]|$)")
+_KEY = Lazy(r"([A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]|$)")
 # Plain scalars whose meaning differs between YAML 1.1 and YAML 1.2 (core schema). A source
 # string, compiled (and cached by `re`) on first use: most frontmatter never needs it. No two
 # adjacent quantifiers can take the same character ("digits and `_` with one `_`" is

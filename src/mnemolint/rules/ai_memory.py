@@ -31,6 +31,7 @@ from mnemolint.parse import template
 from mnemolint.parse.document import Document
 from mnemolint.parse.textutil import plural, quote
 from mnemolint.paths import inside
+from mnemolint.patterns import Lazy
 from mnemolint.rules.base import ON_CONTAINER, TREE, Family, rule
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
@@ -229,7 +230,7 @@ def _has_mark(text: str) -> bool:
 
 
 # An instance's heading: a template's title, then its name after a colon (`Decision Record: 选型`).
-_INSTANCE = re.compile(
+_INSTANCE = Lazy(
     "(?P<title>" + "|".join(re.escape(known.title) for known in TEMPLATES) + r")\b\s*(?:[:：]\s*(?P<name>.*))?",
     re.IGNORECASE,
 )
@@ -596,8 +597,8 @@ def date_dir_undistilled(container: AiMemoryDir, options: dict) -> Iterator[Hit]
         )
 
 
-_SESSION_ID_LINE = re.compile(r"\s*(?:[-*+]\s+)?(?:\*\*)?session-id(?:\*\*)?\s*[:：]\s*(?P<id>.*?)\s*")
-_SESSION_ID = re.compile(r"([0-9]{8})-([0-9]{2})([0-9]{2})")
+_SESSION_ID_LINE = Lazy(r"\s*(?:[-*+]\s+)?(?:\*\*)?session-id(?:\*\*)?\s*[:：]\s*(?P<id>.*?)\s*")
+_SESSION_ID = Lazy(r"([0-9]{8})-([0-9]{2})([0-9]{2})")
 
 
 def _valid_id(date: str, hour: str, minute: str) -> bool:
@@ -701,7 +702,7 @@ def session_jsonl_invalid(document: Document, options: dict) -> Iterator[Hit]:
         )
 
 
-_DAILY_HEADER = re.compile(r"#\s*工作日志\s*[-–—]\s*\[?(?P<date>[^\]\s]*)\]?\s*")
+_DAILY_HEADER = Lazy(r"#\s*工作日志\s*[-–—]\s*\[?(?P<date>[^\]\s]*)\]?\s*")
 
 
 @rule(
