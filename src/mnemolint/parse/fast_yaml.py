@@ -12,7 +12,7 @@ declines (returns None) everything else, which then goes to ruamel as before:
   `:`, and holds only printable characters other than tab and the Unicode line breaks;
 - no key is repeated (an error to ruamel).
 
-The caller (`frontmatter._parse`) also declines a mapping with a value YAML 1.1 reads differently
+The caller (`frontmatter.fast_path`) also declines a mapping with a value YAML 1.1 reads differently
 (`no`, `on`, `y`), the same test that sends ruamel's result to the event scan for FM004's facts.
 
 A value's trailing spaces are dropped, as YAML does. tests/test_fast_yaml.py proves the
