@@ -1,17 +1,24 @@
-"""Benchmark: `python tests/benchmark.py [--topics N] [--runs N]` (not collected by pytest).
+"""Benchmark: `python tests/benchmark.py [--runs N] [--peers] [--growth]` (not collected by pytest).
 
-Measures what the issue sets as targets, against the installed `mnemolint` command:
-1. a 3-file memory repo (the pre-commit case): median wall time of `mnemolint check`;
-2. an N-topic tree (default 10,000 files of ~2 KB): `mnemolint check` wall time, against a
-   one-process floor that only reads, splits and ruamel-safe(C)-loads the same files.
-Run it from a non-editable install (`pip install .`), whose modules pip compiles to bytecode.
+Whole processes, medians of interleaved runs, on trees it generates in a temporary directory:
+- a 3-file memory repo (the pre-commit case), against the bare interpreter (`python -c pass`);
+- 2,000 and 10,000 topics with a realistic 1,962-line MEMORY.md (sections of links, the shape
+  in issue 15): mnemolint cold (`--no-cache` when the build has a cache), warm (a second run,
+  nothing changed) and warm with one topic changed, on one core and on both, and the
+  read+split+YAML floor (a script that only reads, splits and ruamel-C-loads every file);
+- `--growth`: 10,000, 50,000 and 100,000 topics, time and peak memory (linear growth);
+- `--peers`: agnix and memory-lint installed from the package index into a temporary virtual
+  environment and timed on the same trees, interleaved with mnemolint.
+It prints Markdown tables to paste into an issue. mnemolint runs as its console script does,
+from the `mnemolint` package this interpreter imports (`PYTHONPATH=src` for a work tree); its
+modules are compiled to bytecode first, as an install does.
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -35,66 +42,217 @@ for directory, _, names in os.walk(sys.argv[1]):
                 loader.get_single_data()
                 loader.dispose()
 """
-
+# What pip's console script runs; ONE_CORE is the same with the forked worker turned off.
+CONSOLE = "import re, sys\nfrom mnemolint.cli import entry\nsys.argv[0] = 'mnemolint'\nsys.exit(entry())"
+ONE_CORE = "import mnemolint.parallel as p\np.MIN_DOCUMENTS = 1 << 62\n" + CONSOLE
+MEMORY_LINT_CONFIG = """version: 1
+corpus_root: {root}
+profiles:
+  memory:
+    include: ["memory/*.md"]
+    exclude: ["memory/MEMORY.md"]
+    checks:
+      frontmatter: {{required_keys: [name, description, type], type_enum: [user, feedback, project, reference]}}
+      links: true
+      structure: {{max_line_length: 400}}
+indexes:
+  - {{path: memory/MEMORY.md, include: ["memory/*.md"], exclude: ["memory/MEMORY.md"]}}
+"""
+INDEX_LINES = 1_962
+SECTION = 50  # links per `## ` section of the index
 BODY = (
     "The build runs through `make ci`; the slow integration suite is opt-in with `-m slow`.\n"
     "Caches live under `.cache/` and are safe to delete. Flaky test: test_sync_retry (network).\n"
 ) * 9
+KINDS = ("user", "feedback", "project", "reference")
 
 
-def topic(number: int) -> str:
-    kind = ("user", "feedback", "project", "reference")[number % 4]
+def description(number: int) -> str:
+    return f"What was learned about subsystem {number} and how to apply it next time"
+
+
+def topic(number: int, revision: int = 0) -> str:
     return (
-        f"---\nname: topic-{number}\n"
-        f"description: What was learned about subsystem {number} and how to apply it next time\n"
-        f"type: {kind}\n---\n\n# Topic {number}\n\n{BODY}"
+        f"---\nname: topic-{number}\ndescription: {description(number)}\n"
+        f"type: {KINDS[number % 4]}\n---\n\n# Topic {number}\n\n{BODY}" + "Revised.\n" * revision
     )
 
 
-def make_tree(root: str, topics: int) -> None:
+def topic_name(number: int) -> str:
+    return f"topic_{number:06d}.md"
+
+
+def make_tree(root: str, topics: int) -> str:
+    """`root`/memory with `topics` topic files and an index of at most 1,962 lines in sections."""
     memory = os.path.join(root, "memory")
     os.makedirs(memory)
-    index = []
     for number in range(topics):
-        name = f"topic_{number:05d}.md"
-        with open(os.path.join(memory, name), "w", encoding="utf-8") as handle:
+        with open(os.path.join(memory, topic_name(number)), "w", encoding="utf-8") as handle:
             handle.write(topic(number))
-        if number < 120:
-            index.append(f"- [Topic {number}]({name}) — What was learned about subsystem {number}")
+    index = ["# Memory", ""]
+    number = 0
+    while number < topics and len(index) < INDEX_LINES - 3:
+        index += [f"## {KINDS[number // SECTION % 4].title()} notes {number // SECTION + 1}", ""]
+        end = min(number + SECTION, topics, number + INDEX_LINES - len(index) - 1)
+        index += [f"- [Topic {n}]({topic_name(n)}) — {description(n)}" for n in range(number, end)]
+        index.append("")
+        number = end
     with open(os.path.join(memory, "MEMORY.md"), "w", encoding="utf-8") as handle:
-        handle.write("# Memory\n\n" + "\n".join(index) + "\n")
+        handle.write("\n".join(index) + "\n")
+    return root
 
 
-def wall(command: list[str], runs: int) -> tuple[float, float]:
-    """Median and minimum wall time in milliseconds."""
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times), min(times)
+def run(command: list[str]) -> tuple[float, int]:
+    """Wall time in ms and peak resident memory in MiB of one run (its forked worker included)."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, _, usage = os.wait4(process.pid, 0)
+    process.returncode = 0  # reaped here, not by Popen
+    return (time.perf_counter() - start) * 1000, usage.ru_maxrss // 1024
+
+
+class Timings:
+    """Named commands timed round-robin, so that a noisy moment costs every column alike."""
+
+    def __init__(self) -> None:
+        self.times: dict[str, list[float]] = {}
+        self.memory: dict[str, int] = {}
+
+    def measure(self, commands: dict[str, list[str]], runs: int, before: dict | None = None) -> None:
+        for _ in range(runs):
+            for name, command in commands.items():
+                if before and name in before:
+                    before[name]()
+                elapsed, peak = run(command)
+                self.times.setdefault(name, []).append(elapsed)
+                self.memory[name] = max(self.memory.get(name, 0), peak)
+
+    def median(self, name: str) -> float | None:
+        return statistics.median(self.times[name]) if name in self.times else None
+
+
+def ms(value: float | None) -> str:
+    if value is None:
+        return "—"
+    return f"{value:.0f} ms" if value < 1000 else f"{value / 1000:.2f} s"
+
+
+def ratio(top: float | None, bottom: float | None) -> str:
+    return "—" if top is None or bottom is None else f"{top / bottom:.2f}×"
+
+
+def peers(directory: str) -> dict[str, tuple[str, str]]:
+    """agnix and memory-lint in a new virtual environment: name → (executable, version)."""
+    venv = os.path.join(directory, "venv")
+    subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+    pip = [os.path.join(venv, "bin", "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    subprocess.run([*pip, "agnix", "memory-lint"], check=True, stderr=subprocess.DEVNULL)
+    found = {}
+    for name in ("agnix", "memory-lint"):
+        executable = os.path.join(venv, "bin", name)
+        shown = subprocess.run([executable, "--version"], capture_output=True, text=True, check=False).stdout
+        found[name] = (executable, shown.split()[-1] if shown.split() else "?")
+    return found
+
+
+def supports_cache(mnemolint: list[str]) -> bool:
+    shown = subprocess.run([*mnemolint, "check", "--help"], capture_output=True, text=True, check=False).stdout
+    return "--no-cache" in shown
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--topics", type=int, default=10_000)
-    parser.add_argument("--runs", type=int, default=5)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5, help="runs of each command on the large trees")
+    parser.add_argument("--peers", action="store_true", help="also time agnix and memory-lint")
+    parser.add_argument("--growth", action="store_true", help="also 10k/50k/100k topics: time and memory")
     args = parser.parse_args()
-    command = shutil.which("mnemolint") or sys.exit("mnemolint is not installed")
-    with tempfile.TemporaryDirectory() as small, tempfile.TemporaryDirectory() as large:
-        make_tree(small, 2)
-        median, best = wall([command, "check", small, "--exit-zero"], max(args.runs * 4, 20))
-        print(f"3-file repo: mnemolint check  median {median:.1f} ms  min {best:.1f} ms")
-        floor, _ = wall([sys.executable, "-c", "pass"], 20)
-        print(f"             python -c pass   median {floor:.1f} ms (interpreter start-up)")
-        floor, _ = wall([sys.executable, "-c", "import re; from ruamel.yaml.cyaml import CSafeLoader"], 20)
-        print(f"             + import ruamel  median {floor:.1f} ms (what any run that reads YAML pays)")
-        make_tree(large, args.topics)
-        median, best = wall([command, "check", large, "--exit-zero", "--quiet"], args.runs)
-        base, base_best = wall([sys.executable, "-c", FLOOR, large], args.runs)
-        print(f"{args.topics:,}-topic tree: mnemolint check  median {median:.0f} ms  min {best:.0f} ms")
-        print(f"{'':>{len(f'{args.topics:,}') + 12}}floor script     median {base:.0f} ms  min {base_best:.0f} ms")
-        print(f"ratio (median): {median / base:.2f}x")
+    import mnemolint
+
+    compileall.compile_dir(os.path.dirname(mnemolint.__file__), quiet=1)
+    python = sys.executable
+    mnemolint_command = [python, "-c", CONSOLE]
+    one_core = [python, "-c", ONE_CORE]
+    cached = supports_cache(mnemolint_command)
+    cold_flags = ["--exit-zero", "--quiet", *(["--no-cache"] if cached else [])]
+    warm_flags = ["--exit-zero", "--quiet"]
+    with tempfile.TemporaryDirectory() as work:
+        tools = peers(work) if args.peers else {}
+        small = make_tree(os.path.join(work, "small"), 2)
+        timings = Timings()
+        commands = {"bare": [python, "-c", "pass"], "cold": [*mnemolint_command, "check", small, *cold_flags]}
+        if "agnix" in tools:
+            commands["agnix"] = [tools["agnix"][0], small]
+        timings.measure(commands, max(args.runs * 6, 30))
+        bare = timings.median("bare") or 0.0
+        print(f"mnemolint {mnemolint.__version__}, Python {sys.version.split()[0]}, {os.cpu_count()} cores")
+        print(f"cache: {'yes' if cached else 'not in this build (warm runs are cold runs)'}\n")
+        print("| 3-file repo | median | fastest | median over `python -c pass` |\n|---|---|---|---|")
+        rows = [("`python -c pass`", "bare"), ("mnemolint check (cold)", "cold")]
+        rows += [(f"agnix {tools['agnix'][1]}", "agnix")] if "agnix" in tools else []
+        for label, name in rows:
+            median = timings.median(name) or 0.0
+            over = "—" if name == "bare" else f"{median - bare:+.1f} ms"
+            print(f"| {label} | {median:.1f} ms | {min(timings.times[name]):.1f} ms | {over} |")
+        print()
+        header = ["tree", "mnemolint cold", "1 core", "warm", "warm, 1 changed", "floor", "cold/floor"]
+        header += [f"{name} {version}" for name, (_, version) in tools.items()]
+        header += ["memory-lint/cold", "warm/agnix"] if tools else []
+        print("| " + " | ".join(header) + " |\n" + "|---" * len(header) + "|")
+        for topics in (2_000, 10_000):
+            print(table_row(work, topics, tools, args.runs, mnemolint_command, one_core, cold_flags, warm_flags))
+        if args.growth:
+            print("\n| topics | mnemolint cold | per file | peak memory |\n|---|---|---|---|")
+            for topics in (10_000, 50_000, 100_000):
+                root = make_tree(os.path.join(work, f"growth{topics}"), topics)
+                growth = Timings()
+                growth.measure({"cold": [*mnemolint_command, "check", root, *cold_flags]}, max(args.runs // 2, 1))
+                median = growth.median("cold") or 0.0
+                print(f"| {topics:,} | {ms(median)} | {median * 1000 / topics:.0f} µs | {growth.memory['cold']} MiB |")
+
+
+def table_row(
+    work: str,
+    topics: int,
+    tools: dict[str, tuple[str, str]],
+    runs: int,
+    mnemolint: list[str],
+    one_core: list[str],
+    cold_flags: list[str],
+    warm_flags: list[str],
+) -> str:
+    """One tree's row: every command interleaved with the others, `runs` times."""
+    root = make_tree(os.path.join(work, f"tree{topics}"), topics)
+    changed = os.path.join(root, "memory", topic_name(topics // 2))
+    revision = iter(range(1, 1 << 30))
+
+    def change() -> None:
+        with open(changed, "w", encoding="utf-8") as handle:
+            handle.write(topic(topics // 2, next(revision) % 2))
+
+    commands = {
+        "cold": [*mnemolint, "check", root, *cold_flags],
+        "one core": [*one_core, "check", root, *cold_flags],
+        "warm": [*mnemolint, "check", root, *warm_flags],
+        "changed": [*mnemolint, "check", root, *warm_flags],
+        "floor": [sys.executable, "-c", FLOOR, root],
+    }
+    if "agnix" in tools:
+        commands["agnix"] = [tools["agnix"][0], root]
+    if "memory-lint" in tools:
+        config = os.path.join(work, f"memory-lint-{topics}.yaml")
+        with open(config, "w", encoding="utf-8") as handle:
+            handle.write(MEMORY_LINT_CONFIG.format(root=root))
+        commands["memory-lint"] = [tools["memory-lint"][0], "--config", config, "--format", "json"]
+    run(commands["warm"])  # a cache, where there is one, is filled before the first warm run
+    timings = Timings()
+    timings.measure(commands, runs, before={"changed": change})
+    cold, floor = timings.median("cold"), timings.median("floor")
+    cells = [f"{topics:,} topics", ms(cold), ms(timings.median("one core")), ms(timings.median("warm"))]
+    cells += [ms(timings.median("changed")), ms(floor), ratio(cold, floor)]
+    cells += [ms(timings.median(name)) for name in tools]
+    if tools:
+        cells += [ratio(timings.median("memory-lint"), cold), ratio(timings.median("warm"), timings.median("agnix"))]
+    return "| " + " | ".join(cells) + " |"
 
 
 if __name__ == "__main__":

@@ -4,14 +4,18 @@ the commands that print ages judge against `now`: the real clock unless the `now
 
 from __future__ import annotations
 
-import datetime as _dt
-
 from mnemolint.errors import ConfigError
+
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
+if TYPE_CHECKING:
+    import datetime as _dt
 
 
 def parse(value: str) -> _dt.datetime:
     """An ISO 8601 date (`2026-12-01`, midnight UTC) or date and time (`2026-12-01T09:30:00+00:00`,
     UTC when no offset is given), as an aware datetime; anything else is a ConfigError."""
+    import datetime as _dt  # imported when a rule asks the time: 1 ms of a start that never does
+
     try:
         moment = _dt.datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
     except ValueError:
@@ -21,4 +25,6 @@ def parse(value: str) -> _dt.datetime:
 
 def now(value: str = "") -> _dt.datetime:
     """The moment a run judges ages against: `value` (the `now` option) when set, else the clock."""
+    import datetime as _dt
+
     return parse(value) if value else _dt.datetime.now(_dt.timezone.utc)

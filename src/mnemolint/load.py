@@ -17,6 +17,7 @@ import re
 
 from mnemolint.parse.frontmatter import fences
 from mnemolint.parse.textutil import js_trim, utf16_len, utf16_prefix_index
+from mnemolint.patterns import Lazy
 from mnemolint.readers import CLAUDE, WAVE
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
@@ -29,7 +30,7 @@ _ADVICE_CHARS = {WAVE.name: 150, CLAUDE.name: 200}
 _COMMENT_START = re.compile(r"( {0,3})<!--")
 _COMMENT_SPAN = re.compile(r"<!--[\s\S]*?-->")
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
-_LIST_ITEM = re.compile(r" {0,3}(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)")
+_LIST_ITEM = Lazy(r" {0,3}(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)")
 
 
 def agent_for(path: str) -> str:

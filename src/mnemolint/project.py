@@ -13,7 +13,6 @@ asked here too, once per file. This is also the one module that runs git.
 from __future__ import annotations
 
 import os
-import subprocess
 
 from mnemolint.errors import ConfigError
 from mnemolint.options import defaults
@@ -152,6 +151,8 @@ def _readers(path: str, agents: list[str]) -> tuple[Reader, ...]:
 def git(path: str, *arguments: str, timeout: float = _GIT_TIMEOUT) -> bytes | None:
     """What `git -C path …` prints; None outside a work tree, without git, or past `timeout`
     seconds. The one place mnemolint runs git: with no terminal to ask, it never waits for input."""
+    import subprocess  # only when git runs: its import costs 2 ms of every start
+
     try:
         done = subprocess.run(
             ["git", "-C", path, *arguments],

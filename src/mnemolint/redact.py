@@ -34,28 +34,9 @@ from __future__ import annotations
 
 import re
 
-TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
-if TYPE_CHECKING:
-    from typing import Any
+from mnemolint.patterns import Lazy
 
 MASK = "***"
-
-
-class _Lazy:
-    """A pattern compiled on first use. Most of these are asked only once a span looks like a
-    credential, and compiling them all costs a pre-commit run of three files 3 ms."""
-
-    __slots__ = ("source", "flags", "_compiled")
-
-    def __init__(self, source: str, flags: int = 0) -> None:
-        self.source = source
-        self.flags = flags
-        self._compiled: re.Pattern | None = None
-
-    def __getattr__(self, name: str) -> Any:  # a method of the compiled pattern
-        if self._compiled is None:
-            self._compiled = re.compile(self.source, self.flags)
-        return getattr(self._compiled, name)
 
 
 # Documented token prefixes, each with the shape of what follows it (gitleaks' rules, vendor docs).
@@ -86,7 +67,7 @@ _TOKENS = (
     r"eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*",  # JWT: header.payload.signature
 )
 # What is kept of each token: the prefix that says what it is.
-_TOKEN_PREFIX = _Lazy(
+_TOKEN_PREFIX = Lazy(
     r"gh[pousr]_|github_pat_|gl[a-z]{1,5}-|xox[a-z]-|xapp-|sk-|[rs]k_(?:live|test)_|whsec_|AIza|A[KSBC][IC]A"
     r"|npm_|pypi-|hf_|SG\.|do[opr]_v1_|shp[a-z]{2}_|gl(?:c|sa)_|lin_api_|pplx-|gsk_|xai-|dapi|AGE-SECRET-KEY-1|eyJ"
 )
@@ -106,7 +87,7 @@ _KEY = (
     r"pass(?:word|wd|phrase)|secret(?:[_-]?key)?|token|api[_-]?key|apikey|access[_-]?key"
     r"|private[_-]?key|credentials?|auth[_-]?key|account[_-]?key|shared[_-]?access[_-]?key"
 )
-_PAIR = _Lazy(
+_PAIR = Lazy(
     r"(?:" + _KEY + r")(?![A-Za-z0-9])[*_`]{0,2}[\"']?[ \t]{0,8}"  # `db_password`, `GITHUB_TOKEN` end in a key
     r"(?P<sep>:=|=>|=|:|\bis\b|\bwas\b)(?:[*_]{1,2}(?=[ \t]))?[ \t]{0,8}"  # `**Password:** value`
     r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|`[^`\n]*`|[\"'`][^\s\"'`]*|[^\s\"'`,;&<>]+)",  # a quote left open: to a space
@@ -116,7 +97,7 @@ _PAIR = _Lazy(
 # times slower than a plain one, so a text whose lower case keeps its length is matched this way.
 _PAIR_LOWER = re.compile(_PAIR.source)
 _KEY_WORDS = ("pass", "secret", "token", "key", "credential")  # every `_KEY` holds one of them
-_KEY_NAME = _Lazy(r"(?<![A-Za-z0-9])(?:" + _KEY + r")(?![A-Za-z0-9])", re.IGNORECASE)
+_KEY_NAME = Lazy(r"(?<![A-Za-z0-9])(?:" + _KEY + r")(?![A-Za-z0-9])", re.IGNORECASE)
 _PROSE_GOES_ON = re.compile(r"[,;]?[ \t]+[A-Za-z]")
 _BEARER = re.compile(r"\b(?:bearer|basic)[ \t]{1,8}(?P<value>[A-Za-z0-9._~+/-]{8,}=*)", re.IGNORECASE)
 # The pieces of a CamelCase name: acronyms, words, numbers (one left-to-right split, linear).
@@ -186,17 +167,17 @@ def redact_pair(key: str, value: str) -> str:
     return redact(value)
 
 
-_FILLER = _Lazy(r"[*xX.•…_#=-]+|\.\.\.|…")
-_PLACEHOLDER = _Lazy(
+_FILLER = Lazy(r"[*xX.•…_#=-]+|\.\.\.|…")
+_PLACEHOLDER = Lazy(
     r".*(?:<[^>]*>|\$\{|\$\(|\{\{|\{[A-Za-z_][A-Za-z0-9_.]*\}|\.\.\.|…|\*\*\*|redacted|placeholder|your[_-]|xxxx).*"
     r"|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%|changeme|example|dummy|none|null|true|false",
     re.IGNORECASE,
 )
-_REFERENCE = _Lazy(  # an environment variable, code that fetches it, a secret store's name, a file
+_REFERENCE = Lazy(  # an environment variable, code that fetches it, a secret store's name, a file
     r"[A-Z0-9_|]*[A-Z][A-Z0-9_|]*|.*[(\[].*|(?:os|process|env|secrets|vars|vault|op|ssm|arn)[.:].*"
     r"|[~.]?/.*|[A-Za-z]:[\\/].*|https?://.*|.*[/\\].*\.[A-Za-z0-9]{1,5}"
 )
-_SYMBOL = _Lazy(r"[^A-Za-z0-9._-]")
+_SYMBOL = Lazy(r"[^A-Za-z0-9._-]")
 
 
 def _credible(secret: Secret, value: str) -> bool:

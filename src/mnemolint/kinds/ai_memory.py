@@ -13,15 +13,17 @@ timeout, and a missing or failing git means "not in a work tree", never an error
 
 from __future__ import annotations
 
-import datetime as _dt
 import os
 import re
 
 from mnemolint.kinds.base import Container, ContainerType, Kind
+from mnemolint.patterns import Lazy
 from mnemolint.readers import Reader
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
+    import datetime as _dt
+
     from mnemolint.parse.document import Document
 
 DIR_NAME = ".ai-memory"
@@ -29,8 +31,8 @@ PROJECT_MEMORY_NAME = "project_memory.md"
 HANDOFF_NAME = "handoff.md"
 USER_PROFILE_NAME = "user_profile.md"
 SHARED_NAMES = (PROJECT_MEMORY_NAME, HANDOFF_NAME)  # committed, for the team (003 version control)
-DATED = re.compile(r"[0-9]{8}")  # a `YYYYMMDD` folder name, possible date or not
-SESSION_FILE = re.compile(r"session_memory_([0-9]{8})-([0-9]{2})([0-9]{2})\.jsonl")
+DATED = Lazy(r"[0-9]{8}")  # a `YYYYMMDD` folder name, possible date or not
+SESSION_FILE = Lazy(r"session_memory_([0-9]{8})-([0-9]{2})([0-9]{2})\.jsonl")
 GIT_TIMEOUT = 5  # seconds for each git command: a hung git must not hang a commit
 
 # The skill is run by whichever agent loads it (Trae, VS Code, Claude Code…): it reads the files
@@ -40,8 +42,12 @@ SKILL = Reader("ai-memory", "the .ai-memory skill", DIR_NAME, reads_metadata_blo
 
 def folder_date(name: str) -> _dt.date | None:
     """The date a `YYYYMMDD` folder name stands for, None when no such day exists (`20261340`)."""
+    if not DATED.fullmatch(name):
+        return None
+    import datetime as _dt  # only for a dated folder: its import costs 1 ms of every start
+
     try:
-        return _dt.datetime.strptime(name, "%Y%m%d").date() if DATED.fullmatch(name) else None
+        return _dt.datetime.strptime(name, "%Y%m%d").date()
     except ValueError:
         return None
 

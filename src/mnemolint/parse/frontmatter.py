@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import re
 
+from mnemolint.parse.fast_yaml import read_flat
+from mnemolint.patterns import Lazy
+
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
     from typing import Any
@@ -23,7 +26,7 @@ NOT_MAPPING = "not-mapping"
 TOO_COMPLEX = "too-complex"
 
 _FENCE = re.compile(r"---[ \t]*\r?")
-_KEY = re.compile(r"([A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]|$)")
+_KEY = Lazy(r"([A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]|$)")
 # Plain scalars whose meaning differs between YAML 1.1 and YAML 1.2 (core schema). A source
 # string, compiled (and cached by `re`) on first use: most frontmatter never needs it. No two
 # adjacent quantifiers can take the same character ("digits and `_` with one `_`" is
@@ -219,13 +222,19 @@ def split_and_parse(lines: list[str], max_depth: int) -> FrontMatter:
         result.status = UNCLOSED
         return result
     result.yaml_lines = [line.rstrip("\r") for line in lines[1 : result.close_line - 1]]
-    _parse(result, "\n".join(result.yaml_lines), max_depth)
+    _parse(result, "\n".join(result.yaml_lines), max_depth, result.yaml_lines)
     return result
 
 
-def _parse(result: FrontMatter, text: str, max_depth: int) -> None:
+def _parse(result: FrontMatter, text: str, max_depth: int, lines: list[str] | None = None) -> None:
+    """Read `text` into `result`; given its `lines`, a flat block ruamel would read as strings
+    alone is read without ruamel (`fast_yaml`: the same facts, minus ruamel's import)."""
     if not text.strip():
         result.status, result.data = OK, {}
+        return
+    flat = fast_path(lines, max_depth) if lines is not None else None
+    if flat is not None:
+        result.status, result.data = OK, flat
         return
     from ruamel.yaml.error import YAMLError
 
@@ -254,6 +263,14 @@ def _parse(result: FrontMatter, text: str, max_depth: int) -> None:
         result.status, result.error = NOT_MAPPING, type(data).__name__
         return
     result.status, result.data = OK, data
+
+
+def fast_path(lines: list[str], max_depth: int) -> dict[str, str] | None:
+    """The mapping `fast_yaml` reads from `lines` where it is all ruamel's path below would give:
+    not below depth 1 (a flat mapping is one level deep), and not where that path would scan
+    events for FM004's positions (a value YAML 1.1 reads differently). None: ask ruamel."""
+    flat = read_flat(lines) if max_depth >= 1 else None
+    return None if flat is None or _may_be_ambiguous(flat) else flat
 
 
 # Claude Code's second try at invalid frontmatter (frontmatterParser.ts:79-121, 148-160): values

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import re
 
+from mnemolint.patterns import Lazy
+
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -31,7 +33,7 @@ MINIMATCH_MAX_LENGTH = 65_536  # minimatch throws on a longer pattern
 OUTSIDE = "outside"  # absolute, `./`, drive letter, `..`: the relative path never has that form
 SYNTAX = "syntax"  # unbalanced braces or brackets, too long, too many expansions
 NEGATED = "negated"  # `!x`: Wave applies the rule to every file but those; Claude Code to none
-_NAMED_GROUP = re.compile(r"\(\?P<\w+>")
+_NAMED_GROUP = Lazy(r"\(\?P<\w+>")
 
 
 class GlobError(ValueError):

@@ -21,13 +21,14 @@ import re
 from mnemolint.parse.document import Document
 from mnemolint.parse.markdown import CODE, CODE_SPAN, FENCE, HTML, TEXT, runs
 from mnemolint.paths import inside
+from mnemolint.patterns import Lazy
 
 MAX_DEPTH = 4  # nested levels Claude Code follows: `depth >= 5` is refused, the root being 0
 
 # `@` at the start of a text token or after white space; the path runs to white space, `\ ` kept
-_IMPORT = re.compile(r"(?:^|\s)@((?:[^\s\\]|\\ )+)")
+_IMPORT = Lazy(r"(?:^|\s)@((?:[^\s\\]|\\ )+)")
 _SYMBOLS = re.compile(r"[#%^&*()]+")
-_PATH_START = re.compile(r"[a-zA-Z0-9._-]")
+_PATH_START = Lazy(r"[a-zA-Z0-9._-]")
 _COMMENT = re.compile(r"<!--[\s\S]*?-->")
 TRAILING = ":,;.)!?"  # punctuation a sentence puts after a path, which Claude Code keeps in it
 

@@ -16,15 +16,14 @@ from __future__ import annotations
 import re
 
 from mnemolint.parse import markdown
+from mnemolint.patterns import Lazy
 
 # `**名称**: 值`, `- **名称**：值`, `**名称:** 值`; the name holds no `*` and no colon.
-_BOLD_FIELD = re.compile(
+_BOLD_FIELD = Lazy(
     r"\s*(?:[-*+]\s+|\d{1,3}[.)]\s+)?\*\*\s*(?P<name>[^*:：\n]{1,40}?)\s*(?P<inner>[:：])?\s*\*\*"
     r"\s*(?(inner)|[:：])\s*(?P<value>.*)"
 )
-_PLAIN_FIELD = re.compile(
-    r"\s*(?:[-*+]\s+)?(?:\*\*)?(?P<name>[^\s*:：][^*:：\n]{0,20}?)(?:\*\*)?\s*[:：]\s*(?P<value>.*)"
-)
+_PLAIN_FIELD = Lazy(r"\s*(?:[-*+]\s+)?(?:\*\*)?(?P<name>[^\s*:：][^*:：\n]{0,20}?)(?:\*\*)?\s*[:：]\s*(?P<value>.*)")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 
 

@@ -84,6 +84,8 @@ def repository_root() -> str:
 
 def relative_to(path: str, root: str) -> str | None:
     """`path` below `root` with `/` separators, or None when it lies outside `root`."""
+    if path != root and inside(path, root) and _normal(path):  # the usual case, without relpath's cost
+        return path[len(root.rstrip(os.sep)) + 1 :].replace(os.sep, "/")
     try:
         rel = os.path.relpath(path, root)
     except ValueError:  # another drive on Windows
@@ -91,6 +93,14 @@ def relative_to(path: str, root: str) -> str | None:
     if rel == os.pardir or rel.startswith(os.pardir + os.sep) or os.path.isabs(rel):
         return None
     return rel.replace(os.sep, "/")
+
+
+def _normal(path: str) -> bool:
+    """Whether `path` has no `.` or `..` part and no doubled separator, so that a prefix is a parent."""
+    sep = os.sep
+    return all(f"{sep}{part}{sep}" not in path and not path.endswith(sep + part) for part in (".", "..", "")) and (
+        not os.altsep or os.altsep not in path
+    )
 
 
 def shown(diagnostics: list[Diagnostic]) -> list[Diagnostic]:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 from mnemolint.catalog import rule_url
 from mnemolint.model import Diagnostic
-from mnemolint.report import ReportOptions, display_path, unicode_out
+from mnemolint.report import ReportOptions, display_path, json_stream, unicode_out
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -35,5 +33,7 @@ def as_dict(diagnostic: Diagnostic) -> dict:
 
 
 def write(diagnostics: list[Diagnostic], out: TextIO, options: ReportOptions) -> None:
-    json.dump([as_dict(diagnostic) for diagnostic in diagnostics], out, indent=2, ensure_ascii=not unicode_out(out))
+    """Each finding's object written as it is made (`json_stream`)."""
+    findings = (as_dict(diagnostic) for diagnostic in diagnostics)
+    json_stream.dump(findings, out, ensure_ascii=not unicode_out(out))
     out.write("\n")

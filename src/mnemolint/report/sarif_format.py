@@ -11,7 +11,6 @@ severity are the rule's family's facts (`rules/base.py` `Family`). See docs/outp
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from urllib.parse import quote
 
@@ -19,12 +18,13 @@ from mnemolint import __version__
 from mnemolint.catalog import REPOSITORY, body, page, rule_url, sections
 from mnemolint.model import ERROR, INFO, WARNING, Diagnostic, Fix
 from mnemolint.redact import find_secrets, redact
-from mnemolint.report import ReportOptions, relative_to, repository_root, unicode_out
+from mnemolint.report import ReportOptions, json_stream, relative_to, repository_root, unicode_out
 from mnemolint.rules import FAMILY_OF, RULES
 from mnemolint.rules.base import Rule
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import TextIO
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -36,8 +36,11 @@ PROBLEM_SEVERITY = {ERROR: "error", WARNING: "warning", INFO: "recommendation"}
 
 
 def write(diagnostics: list[Diagnostic], out: TextIO, options: ReportOptions) -> None:
-    document = sarif(diagnostics, repository_root(), options.successful, options.settings)
-    json.dump(document, out, indent=2, ensure_ascii=not unicode_out(out))
+    """The log, each result written as it is made (`json_stream`)."""
+    root = repository_root()
+    document = sarif([], root, options.successful, options.settings)
+    document["runs"][0]["results"] = results(diagnostics, root)
+    json_stream.dump(document, out, ensure_ascii=not unicode_out(out))
     out.write("\n")
 
 
@@ -45,8 +48,6 @@ def sarif(diagnostics: list[Diagnostic], root: str, successful: bool = True, set
     """The whole log; paths below `root` are relative to it (`%SRCROOT%`). `successful` is False
     when a rule failed with an internal error, so its findings may be incomplete; `settings`, the
     options in force, are the thresholds the rule descriptions state."""
-    rule_index = {rule.code: index for index, rule in enumerate(RULES)}
-    fingerprints = _Fingerprints()
     run = {
         "tool": {
             "driver": {
@@ -67,9 +68,17 @@ def sarif(diagnostics: list[Diagnostic], root: str, successful: bool = True, set
             }
         },
         "columnKind": "unicodeCodePoints",
-        "results": [_result(diagnostic, rule_index, root, fingerprints) for diagnostic in diagnostics],
+        "results": list(results(diagnostics, root)),
     }
     return {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
+
+
+def results(diagnostics: list[Diagnostic], root: str) -> Iterator[dict]:
+    """The `results[]` of the run, one at a time."""
+    rule_index = {rule.code: index for index, rule in enumerate(RULES)}
+    fingerprints = _Fingerprints()
+    for diagnostic in diagnostics:
+        yield _result(diagnostic, rule_index, root, fingerprints)
 
 
 def descriptor(rule: Rule, settings: dict) -> dict:

@@ -8,7 +8,6 @@ failure table whose fallbacks ("信息可能不全", "待补充", "示例待补�
 
 from __future__ import annotations
 
-import datetime as _dt
 import os
 import re
 from collections.abc import Iterator
@@ -32,10 +31,13 @@ from mnemolint.parse import template
 from mnemolint.parse.document import Document
 from mnemolint.parse.textutil import plural, quote
 from mnemolint.paths import inside
+from mnemolint.patterns import Lazy
 from mnemolint.rules.base import ON_CONTAINER, TREE, Family, rule
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
+    import datetime
+
     from mnemolint.discover.tree import Tree
     from mnemolint.kinds.base import Kind
 
@@ -228,7 +230,7 @@ def _has_mark(text: str) -> bool:
 
 
 # An instance's heading: a template's title, then its name after a colon (`Decision Record: 选型`).
-_INSTANCE = re.compile(
+_INSTANCE = Lazy(
     "(?P<title>" + "|".join(re.escape(known.title) for known in TEMPLATES) + r")\b\s*(?:[:：]\s*(?P<name>.*))?",
     re.IGNORECASE,
 )
@@ -474,8 +476,10 @@ def _is_date(value: str, with_time: bool = False) -> bool:
     match = re.match(pattern + r"(?=$|[\s(（,，;；])", value)
     if not match:
         return False
+    import datetime  # only for a template's date field: its import costs 1 ms of every start
+
     try:
-        _dt.datetime.strptime(" ".join(match.groups()), "%Y-%m-%d %H:%M" if with_time else "%Y-%m-%d")
+        datetime.datetime.strptime(" ".join(match.groups()), "%Y-%m-%d %H:%M" if with_time else "%Y-%m-%d")
     except ValueError:
         return False
     return True
@@ -567,7 +571,7 @@ def project_memory_too_long(document: Document, options: dict) -> Iterator[Hit]:
     )
 
 
-def _today(options: dict) -> _dt.date:
+def _today(options: dict) -> datetime.date:
     return clock.now(options["now"]).date()
 
 
@@ -593,8 +597,8 @@ def date_dir_undistilled(container: AiMemoryDir, options: dict) -> Iterator[Hit]
         )
 
 
-_SESSION_ID_LINE = re.compile(r"\s*(?:[-*+]\s+)?(?:\*\*)?session-id(?:\*\*)?\s*[:：]\s*(?P<id>.*?)\s*")
-_SESSION_ID = re.compile(r"([0-9]{8})-([0-9]{2})([0-9]{2})")
+_SESSION_ID_LINE = Lazy(r"\s*(?:[-*+]\s+)?(?:\*\*)?session-id(?:\*\*)?\s*[:：]\s*(?P<id>.*?)\s*")
+_SESSION_ID = Lazy(r"([0-9]{8})-([0-9]{2})([0-9]{2})")
 
 
 def _valid_id(date: str, hour: str, minute: str) -> bool:
@@ -698,7 +702,7 @@ def session_jsonl_invalid(document: Document, options: dict) -> Iterator[Hit]:
         )
 
 
-_DAILY_HEADER = re.compile(r"#\s*工作日志\s*[-–—]\s*\[?(?P<date>[^\]\s]*)\]?\s*")
+_DAILY_HEADER = Lazy(r"#\s*工作日志\s*[-–—]\s*\[?(?P<date>[^\]\s]*)\]?\s*")
 
 
 @rule(

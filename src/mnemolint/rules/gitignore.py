@@ -101,8 +101,9 @@ def _line_of(verdict: Verdict) -> str:
     options=(NOW,),
 )
 def logs_not_ignored(tree: Tree, options: dict) -> Iterator[Hit]:
-    today = _today(options)
+    today = ""  # asked of the clock only when there is a project: most runs never import datetime
     for project in _projects(tree, options):
+        today = today or _today(options)
         open_logs = [
             (path, verdict) for path in project.logs(today) if not (verdict := project.ignores.check(path)).ignored
         ]
@@ -142,12 +143,11 @@ def logs_not_ignored(tree: Tree, options: dict) -> Iterator[Hit]:
     options=(NOW,),
 )
 def shared_memory_ignored(tree: Tree, options: dict) -> Iterator[Hit]:
-    today = _today(options)
     for project in _projects(tree, options):
         ignored = [(path, verdict) for path in project.shared() if (verdict := project.ignores.check(path)).ignored]
         if not ignored:
             continue
-        fix = _share_fix(project, [path for path, _ in ignored], ignored[0][1], today)
+        fix = _share_fix(project, [path for path, _ in ignored], ignored[0][1], _today(options))
         for path, verdict in ignored:
             source = verdict.source
             yield Hit(

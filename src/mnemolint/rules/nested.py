@@ -6,7 +6,6 @@ that the run goes on and nothing it skipped is skipped silently.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
 
 from mnemolint.discover.tree import Tree
@@ -15,6 +14,7 @@ from mnemolint.model import ERROR, WARNING, Hit
 from mnemolint.options import MAX_FILE_BYTES
 from mnemolint.parse.document import Document
 from mnemolint.parse.imports import IMPORTED, IN_CODE, imports
+from mnemolint.patterns import Lazy
 from mnemolint.rules.base import EVERY_FILE, TREE, Family, rule
 
 
@@ -57,7 +57,7 @@ _WHY_NOT = {
     "named": " Naming or linking `AGENTS.md` is not importing it: Claude Code loads it only if the model decides "
     "to open it.",
 }
-_COMMENTED = re.compile(r"<!--(?:(?!-->)[\s\S])*?@(?:\./)?AGENTS\.md")  # an import left in an HTML comment
+_COMMENTED = Lazy(r"<!--(?:(?!-->)[\s\S])*?@(?:\./)?AGENTS\.md")  # an import left in an HTML comment
 
 
 def _import_of(document: Document, target: str) -> tuple[str | None, str]:

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from mnemolint.model import ERROR, SAFE, WARNING, Edit, Fix, Hit
 from mnemolint.parse.document import BOM, Document
 from mnemolint.parse.textutil import dominant_eol, quote
+from mnemolint.patterns import Lazy
 from mnemolint.rules.base import EVERY_KIND, Family, rule
 
 
@@ -106,7 +107,7 @@ def mixed_line_endings(document: Document, options: dict) -> Iterator[Hit]:
 
 # A user's home (`/home/<u>/`, `/Users/<u>/`, `C:\\Users\\<u>`), or a Windows drive path such as
 # the seed's own `D:\\my-project`: not a URL's path (`…/home/…` after a host), not a `~/` form.
-_ABSOLUTE = re.compile(
+_ABSOLUTE = Lazy(
     r"(?<![\w./~\\-])/(?:home|Users)/(?P<user>[A-Za-z0-9._-]+)"
     r"|(?<![\w\\/])[A-Za-z]:(?:\\{1,2}|/)(?:Users|Documents and Settings)(?:\\{1,2}|/)(?P<win>[^\\/\s\"'`<>|]+)"
     r"|(?<![\w\\/])[A-Za-z]:\\{1,2}[A-Za-z0-9_.-][^\\\s\"'`<>|]*"
@@ -122,9 +123,7 @@ _NOT_A_PERSON = frozenset(
 _MARKS = ("/home/", "/Users/", ":\\", ":/Users", ":/Documents and Settings")
 _REST_OF_PATH = re.compile(r"[^\s`'\"<>|]*")
 # A path given as an example of what to write, or of what not to ("e.g. … not `D:\projects\x`").
-_AS_EXAMPLE = re.compile(
-    r"(?:\be\.g\.|\bfor (?:example|instance)|\bsuch as|\binstead of|\bexamples?\s*:).{0,200}$", re.I
-)
+_AS_EXAMPLE = Lazy(r"(?:\be\.g\.|\bfor (?:example|instance)|\bsuch as|\binstead of|\bexamples?\s*:).{0,200}$", re.I)
 _HOME_ROOTS = ("Users", "Documents and Settings")  # a drive's home folder with no user after it
 
 
