@@ -41,7 +41,9 @@ def test_lint_takes_a_config_file_and_refuses_a_bad_setting(tmp_path: Path) -> N
 
 def test_lint_redacts_secrets_as_every_output_does(tmp_path: Path) -> None:
     keys = "---\nname: keys\ndescription: deploy with AKIAIOSFODNN7EXAMPLE\ntype: reference\n---\nBody.\n"
-    write_tree(tmp_path, {"mem/MEMORY.md": "- [Keys](keys.md) — deploying by hand is no longer allowed\n", "mem/keys.md": keys})
+    write_tree(
+        tmp_path, {"mem/MEMORY.md": "- [Keys](keys.md) — deploying by hand is no longer allowed\n", "mem/keys.md": keys}
+    )
     [drift] = [finding for finding in api.lint(tmp_path / "mem") if finding.code == "MEM109"]
     assert "AKIA***" in drift.message and "AKIAIOSFODNN7EXAMPLE" not in drift.message
 

@@ -121,9 +121,7 @@ def _changed_value(entry: str, description: str) -> tuple[str, str] | None:
 
 def _withdrawal(text: str, other_terms: set[str]) -> bool:
     """Whether a clause of `text` says that something the other text speaks of no longer holds."""
-    return any(
-        _WITHDRAWN.search(clause) and content_terms(clause) & other_terms for clause in _CLAUSE.split(text)
-    )
+    return any(_WITHDRAWN.search(clause) and content_terms(clause) & other_terms for clause in _CLAUSE.split(text))
 
 
 def difference(entry: str, description: str) -> str | None:
