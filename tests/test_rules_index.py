@@ -408,7 +408,23 @@ def test_mem107_reports_the_later_line(tree) -> None:
     finding = one(lint_memdir(tree, index, {"a.md": topic(), "b.md": topic()}, select=["MEM107"]), "MEM107")
     assert (finding.line, finding.column, finding.end_column) == (3, 3, 20)
     assert "`a.md` is already linked on line 1" in finding.message
-    assert finding.fix.applicability == "safe"
+    # "second" is text of its own, which dropping the line would lose.
+    assert finding.fix.applicability == "unsafe"
+
+
+@pytest.mark.parametrize(
+    ("later", "applicability"),
+    [
+        pytest.param("- [A](a.md)", "safe", id="bare"),
+        pytest.param("- [A](a.md) — First notes", "safe", id="same-text"),
+        pytest.param("- [A](a.md) — notes", "safe", id="text-the-first-line-holds"),
+        pytest.param("- [A](a.md) — port changed to 9090 in June", "unsafe", id="text-of-its-own"),
+    ],
+)
+def test_mem107_drops_a_later_line_safely_only_when_it_adds_nothing(tree, later: str, applicability: str) -> None:
+    index = f"- [A](a.md) — first notes\n{later}\n"
+    finding = one(lint_memdir(tree, index, {"a.md": topic()}, select=["MEM107"]), "MEM107")
+    assert finding.fix.applicability == applicability
 
 
 def test_mem107_quiet_for_distinct_targets(tree) -> None:
@@ -784,3 +800,51 @@ def test_a_topic_with_a_few_links_is_still_a_memory(tree, text: str) -> None:
     assert not on_links & {"MEM103", "MEM104", "MEM107"}
     if not text.startswith("---"):
         assert "MEM203" in on_links  # judged as a memory: it has no description
+
+
+def test_a_memory_of_web_links_is_a_memory_not_an_index(tree) -> None:
+    links = (
+        "# Useful links\n\n- [Docs](https://example.com/docs)\n- [Spec](/home/me/spec.pdf)\n- [Old](notes-2024.md)\n"
+    )
+    found = lint_memdir(tree, "- [Links](links.md)\n", {"links.md": links}, select=["MEM104", "MEM203"])
+    assert [(f.code, Path(f.path).name) for f in found] == [("MEM203", "links.md")]
+
+
+def test_a_file_named_as_an_index_stays_one_with_a_single_entry(tree) -> None:
+    topics = {"a.md": topic("about a", "a"), "MEMORY-archive.md": "# Archive\n\n- [A](a.md) — about a\n"}
+    found = lint_memdir(tree, "- [Archive](MEMORY-archive.md) — older entries\n", topics, select=["MEM2"])
+    assert [f for f in found if f.path.endswith("MEMORY-archive.md")] == []
+
+
+def test_findings_on_a_secondary_index_are_reported_only_when_it_is_in_focus(tree) -> None:
+    topics = {"a.md": topic("about a", "a"), "MEMORY-archive.md": ARCHIVE}
+    root = tree(
+        {
+            f"{MEM}/MEMORY.md": "- [Archive](MEMORY-archive.md) — older entries\n",
+            **{f"{MEM}/{k}": v for k, v in topics.items()},
+        }
+    )
+    alone = run_cli("check", "--select", "MEM1", "--output-format", "json", f"{MEM}/MEMORY.md", cwd=root)
+    assert [d for d in json.loads(alone.stdout) if d["path"].endswith("MEMORY-archive.md")] == []
+    named = run_cli("check", "--select", "MEM1", "--output-format", "json", f"{MEM}/MEMORY-archive.md", cwd=root)
+    assert {d["code"] for d in json.loads(named.stdout)} >= {"MEM103", "MEM104", "MEM107"}
+
+
+def test_mem101_counts_what_an_archive_linked_before_the_cut_still_leads_to(tree) -> None:
+    archive = "".join(f"- [T{n}](t{n}.md) — t{n}\n" for n in range(3, 6))
+    index = "- [Archive](MEMORY-archive.md) — older\n- [T0](t0.md) — t0\n- [T1](t1.md) — t1\n" + archive
+    topics = {f"t{n}.md": topic(f"t{n}", f"t{n}") for n in range(6)} | {"MEMORY-archive.md": archive}
+    finding = one(lint_memdir(tree, index, topics, select=["MEM101"], **{"index-max-lines": 3}), "MEM101")
+    assert "linked only past the cut" not in finding.message  # t3–t5 are behind the archive on line 1
+
+
+def test_an_archive_no_line_links_is_the_one_line_to_add(tree) -> None:
+    archive = "# Archive\n\n" + "".join(f"- [T{n}](t{n}.md) — t{n}\n" for n in range(3))
+    topics = {f"t{n}.md": topic(f"t{n}", f"t{n}") for n in range(3)} | {"MEMORY-archive.md": archive}
+    found = lint_memdir(tree, "# Memory\n", topics, select=["MEM105"])
+    fixable = [Path(f.path).name for f in found if f.fix is not None]
+    assert fixable == ["MEMORY-archive.md"]
+    assert all(
+        "nor to `MEMORY-archive.md`, the secondary index that lists it" in f.message for f in found if f.fix is None
+    )
+    assert len(found) == 4

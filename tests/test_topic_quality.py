@@ -297,3 +297,18 @@ def test_one_shared_head_word_is_not_a_close_pair(tmp_path: Path) -> None:
     assert [f.code for f in found] == []
     found = memdir(tmp_path / "b", {"a.md": topic("data_inventory"), "b.md": topic("Detailed Data Inventory")})
     assert [f.code for f in found] == ["MEM209"]
+
+
+@pytest.mark.parametrize("entry", ['"[[b]]"', '"[B](b.md)"', '"b.md#intro"', '"[[b|the b note]]"'])
+def test_mem212_reads_a_relation_entry_as_people_write_it(tmp_path: Path, entry: str) -> None:
+    found = memdir(tmp_path, {"a.md": topic("a", relates_to=entry), "b.md": topic("b")})
+    assert [f.code for f in found if f.code == "MEM212"] == []
+
+
+@pytest.mark.parametrize(
+    ("description", "fires"),
+    [("请款流程说明", False), ("请示流程", False), ("请愿书模板", False), ("Don’t push to main", True)],
+)
+def test_mem210_nouns_with_qing_and_curly_apostrophes(tmp_path: Path, description: str, fires: bool) -> None:
+    found = memdir(tmp_path, {"a.md": topic("a", description)})
+    assert bool([f for f in found if f.code == "MEM210"]) is fires

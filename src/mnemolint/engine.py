@@ -188,7 +188,8 @@ def _check_container(
     container: Container, rules: Iterable[Rule], tree: Tree, options: dict, errors: list[str]
 ) -> list[Diagnostic]:
     """A container's rules, as far as the focus asks for them: a rule about the anchor file runs
-    only when that file is in focus, and one about the members reports only those in focus."""
+    only when that file is in focus, one about the members reports only those in focus unless the
+    anchor is, and one about each file it names (ON_EACH) only those in focus."""
     anchor = container.anchor_path
     anchor_in_focus = tree.in_focus(anchor)
     if not anchor_in_focus and not any(tree.in_focus(document.path) for document in container.documents):
@@ -198,7 +199,7 @@ def _check_container(
         if rule.reports_on == base.ON_ANCHOR and not anchor_in_focus:
             continue
         hits = _run(rule, container, anchor, options, errors)
-        if rule.reports_on == base.ON_MEMBERS and not anchor_in_focus:
+        if rule.reports_on == base.ON_EACH or rule.reports_on == base.ON_MEMBERS and not anchor_in_focus:
             hits = [hit for hit in hits if tree.in_focus(hit.path)]
         found.extend(hits)
     return found

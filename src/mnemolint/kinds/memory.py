@@ -20,6 +20,7 @@ from mnemolint.readers import AGENT_HOMES, CLAUDE, CLAUDE_AGENT_MEMORY, WAVE, Re
 INDEX_NAME = "MEMORY.md"
 NOT_TOPICS = ("README.md", "AGENTS.md", "CLAUDE.md")  # instruction files beside the topics
 SECONDARY_MIN_ENTRIES = 3  # fewer entries than this make a list of links in a memory, not an index
+_INDEX_NAMED = re.compile(r"(?i)(?:memory[-_.].*|.*index.*)\.md\Z")  # `MEMORY-archive.md`, `INDEX-old.md`
 TYPES = ("user", "feedback", "project", "reference")  # the four memory types, in index generation order
 
 URL = "a URL"
@@ -129,21 +130,32 @@ class MemoryDir(Container):
         """A topic file's classified lines when it is a secondary index, else None.
 
         A secondary index (an archive of entries moved out of `MEMORY.md`, an overflow index) is
-        no memory: it has no frontmatter, and its body is index entries — at least
-        `SECONDARY_MIN_ENTRIES`, and more of them than lines of anything but headings and blank
-        lines. The index rules check its links, duplicates and line lengths; the topic rules,
-        which judge a memory, leave it alone.
+        no memory: it has no frontmatter, and its body is entries that point into the memory dir
+        (a list of web links or outside files is a memory of links) — more of them than lines of
+        anything but headings and blank lines, and at least `SECONDARY_MIN_ENTRIES`, or one for a
+        file named as an index (`MEMORY-archive.md`, `INDEX-old.md`: so that a fix that drops an
+        entry does not turn it back into a memory). The index rules check its links, duplicates
+        and line lengths; the topic rules, which judge a memory, leave it alone. It is decided on
+        the file alone (the cache keeps what the topic rules found on it).
         """
         if document.path not in self._secondary:
             lines = None
             if document.readable and not document.frontmatter.present:
                 classified = classify(document.lines, 0)
-                entries = sum(1 for line in classified if line.entry)
-                others = sum(1 for line in classified if line.kind not in (BLANK, HEADING) and not line.entry)
-                if entries >= SECONDARY_MIN_ENTRIES and entries > others:
+                base = posixpath.dirname(document.rel)
+                entries = sum(1 for line in classified if line.entry and self._inside(line.links[0].target, base))
+                others = sum(1 for line in classified if line.kind not in (BLANK, HEADING)) - entries
+                least = 1 if _INDEX_NAMED.match(posixpath.basename(document.rel)) else SECONDARY_MIN_ENTRIES
+                if entries >= least and entries > others:
                     lines = classified
             self._secondary[document.path] = lines
         return self._secondary[document.path]
+
+    def _inside(self, target: str, base: str) -> bool:
+        """Whether a link target names a path in the memory dir, there or not (no URL, no
+        absolute path, no way out of the dir)."""
+        resolved = self.resolve(target, base)
+        return resolved is not None and resolved.problem not in (URL, ABSOLUTE, ESCAPES)
 
     def listings(self) -> list[tuple[Document, list[IndexLine], str]]:
         """Every index of the dir — `MEMORY.md` first, then its secondary indexes — with its

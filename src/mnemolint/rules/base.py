@@ -32,6 +32,7 @@ TREE = "tree"
 # few changed files (pre-commit) needs the rule at all.
 ON_ANCHOR = "anchor"  # the container's anchor file (a memory dir's MEMORY.md)
 ON_MEMBERS = "members"  # the documents in it (a memory dir's topics)
+ON_EACH = "each"  # the file each finding names, reported only where that file is in focus (an index's own lines)
 ON_CONTAINER = "container"  # the container as a whole
 
 

@@ -16,7 +16,7 @@ from mnemolint.options import INT, RATIO, Option
 from mnemolint.parse import index_lines as il
 from mnemolint.parse.document import Document
 from mnemolint.parse.textutil import js_lstrip_count, js_trim, quote, utf16_len, utf16_prefix_index
-from mnemolint.rules.base import ON_CONTAINER, ON_MEMBERS, Family, rule
+from mnemolint.rules.base import ON_CONTAINER, ON_EACH, ON_MEMBERS, Family, rule
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -110,8 +110,8 @@ def _unreached(memdir: MemoryDir, through_line: int) -> list[str]:
     """The topics linked only on lines past the cut: the agent never discovers them. They belong
     to the one finding that says where the cut is, not to a finding each (MEM105 is for topics
     no line links to)."""
-    loaded = memdir.linked(through_line)
-    linked = memdir.linked()
+    loaded = _discovered(memdir, through_line)
+    linked = _discovered(memdir)
     return [topic.rel for topic in memdir.topics if topic.rel in linked and topic.rel not in loaded]
 
 
@@ -267,7 +267,7 @@ def _new_index(memdir: MemoryDir, options: dict) -> tuple[Edit, ...] | str:
     summary="An index line is over {index-line-max-chars} characters.",
     fix=UNSAFE,
     options=(LINE_MAX_CHARS, MAX_CHARS),
-    reports_on=ON_MEMBERS,  # MEMORY.md and its secondary indexes
+    reports_on=ON_EACH,  # MEMORY.md and its secondary indexes, each in focus or not
 )
 def index_line_too_long(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     limit = options["index-line-max-chars"]
@@ -320,7 +320,8 @@ def _drop_line(index: Document, line: il.IndexLine, message: str, applicability:
 
 # An index whose entries mostly point to topics not in the tree is a copy without its topics (a
 # mirror of a live memory dir, an index carried over alone): its lines are the only record of those
-# memories, so it gets one finding and no fix. "Mostly": more than half, and at least this many.
+# memories, so it gets one finding and no fix. "Mostly": more than half and at least this many, or
+# every entry of three or more.
 MIRROR_MIN_MISSING = 5
 
 
@@ -352,7 +353,7 @@ def _only_generated(line: il.IndexLine, rel: str | None) -> bool:
     reads=MEMORY_DIR,
     summary="An index entry links to a file that is missing, absolute, a URL, or outside the memory dir.",
     fix=SAFE,
-    reports_on=ON_MEMBERS,  # MEMORY.md and its secondary indexes
+    reports_on=ON_EACH,  # MEMORY.md and its secondary indexes, each in focus or not
 )
 def index_broken_link(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     for document, lines, base in memdir.listings():
@@ -361,7 +362,7 @@ def index_broken_link(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
 
 def _broken_links(memdir: MemoryDir, document: Document, lines: list[il.IndexLine], base: str) -> Iterator[Hit]:
     missing, entries = _mirror(memdir, lines, base)
-    mirrored = len(missing) >= MIRROR_MIN_MISSING and 2 * len(missing) > entries
+    mirrored = (len(missing) >= MIRROR_MIN_MISSING and 2 * len(missing) > entries) or (len(missing) == entries >= 3)
     if mirrored:
         first = missing[0][0]
         yield Hit(
@@ -422,9 +423,16 @@ def index_orphan_topic(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     if memdir.cut(options["index-max-lines"], options["index-max-chars"]) is None:
         return
     linked = _discovered(memdir)
+    listed = _listed_in(memdir, linked)
     append = _appender(memdir, options)
     for topic in memdir.topics:
-        if topic.rel not in linked:  # one linked only past the load cap is MEM101's, with the cut
+        if topic.rel not in linked and topic.rel in listed:
+            yield Hit(  # linking the archive is the fix, not a line per entry it holds
+                f"No line of MEMORY.md links to `{topic.rel}`, nor to `{listed[topic.rel]}`, the secondary index "
+                "that lists it: the agent never opens that index, so this topic is never read.",
+                path=topic.path,
+            )
+        elif topic.rel not in linked:  # one linked only past the load cap is MEM101's, with the cut
             fix = None
             if not unindexable(topic.rel):
                 message = "Add the topic's generated line to MEMORY.md"
@@ -437,13 +445,12 @@ def index_orphan_topic(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
             )
 
 
-def _discovered(memdir: MemoryDir) -> set[str]:
-    """What a link leads the agent to: a line of MEMORY.md, or of a secondary index that a link
-    leads it to (an archive linked from the index is opened, and its entries followed)."""
-    linked = memdir.linked()
-    secondaries = {
-        document.rel: (lines, base) for document, lines, base in memdir.listings() if document is not memdir.index
-    }
+def _discovered(memdir: MemoryDir, through_line: int | None = None) -> set[str]:
+    """What a link leads the agent to: a line of MEMORY.md (up to `through_line`, if given), or
+    of a secondary index that a link leads it to (an archive linked from the index is opened,
+    and its entries followed)."""
+    linked = memdir.linked(through_line)
+    secondaries = _secondaries(memdir)
     opened = [rel for rel in secondaries if rel in linked]
     while opened:
         lines, base = secondaries.pop(opened.pop())
@@ -455,6 +462,24 @@ def _discovered(memdir: MemoryDir) -> set[str]:
                     if resolved.rel in secondaries:
                         opened.append(resolved.rel)
     return linked
+
+
+def _secondaries(memdir: MemoryDir) -> dict[str, tuple[list[il.IndexLine], str]]:
+    return {document.rel: (lines, base) for document, lines, base in memdir.listings() if document is not memdir.index}
+
+
+def _listed_in(memdir: MemoryDir, discovered: set[str]) -> dict[str, str]:
+    """The topics that a secondary index no link leads to lists, each with that index."""
+    listed: dict[str, str] = {}
+    for rel, (lines, base) in _secondaries(memdir).items():
+        if rel in discovered:
+            continue
+        for line in lines:
+            for link in line.links:
+                resolved = memdir.resolve(link.target, base)
+                if resolved and resolved.rel and not resolved.problem:
+                    listed.setdefault(resolved.rel, rel)
+    return listed
 
 
 @rule(
@@ -494,11 +519,12 @@ def index_missing(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     reads=MEMORY_DIR,
     summary="The same topic is linked from two index lines.",
     fix=SAFE,
-    reports_on=ON_MEMBERS,  # MEMORY.md and its secondary indexes
+    reports_on=ON_EACH,  # MEMORY.md and its secondary indexes, each in focus or not
 )
 def index_duplicate_entry(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     for document, lines, base in memdir.listings():  # each index on its own: an archive repeats by design
-        first_line: dict[str, int] = {}
+        cost = "spends load budget" if document is memdir.index else "is one more line to read"
+        first_line: dict[str, il.IndexLine] = {}
         for line in lines:
             if not line.entry:
                 continue  # a link inside prose is not an entry
@@ -506,18 +532,36 @@ def index_duplicate_entry(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
                 resolved = memdir.resolve(link.target, base)
                 if resolved is None or resolved.rel is None:
                     continue
-                seen = first_line.setdefault(resolved.rel, line.number)
-                if seen != line.number:
+                seen = first_line.setdefault(resolved.rel, line)
+                if seen is not line:
+                    # The later line goes safely only when it says nothing the first does not.
+                    safe = _folded(line.summary()) in _folded(seen.summary())
+                    said = (
+                        "tells the agent nothing new"
+                        if safe
+                        else "says what line {seen.number} could say: move its text there"
+                    )
                     yield Hit(
-                        f"`{resolved.rel}` is already linked on line {seen}: the second entry spends load "
-                        "budget and tells the agent nothing new.",
+                        f"`{resolved.rel}` is already linked on line {seen.number}: the second entry {cost} "
+                        f"and {said.format(seen=seen)}.",
                         path=document.path,
                         line=line.number,
                         column=link.column,
                         end_line=line.number,
                         end_column=link.end_column,
-                        fix=_drop_line(document, line, "Remove the later duplicate line"),
+                        fix=_drop_line(
+                            document,
+                            line,
+                            "Remove the later duplicate line"
+                            if safe
+                            else "Remove the later duplicate line and its text",
+                            SAFE if safe else UNSAFE,
+                        ),
                     )
+
+
+def _folded(text: str) -> str:
+    return " ".join(text.split()).casefold()
 
 
 _CONTENT_KINDS = {il.CONTENT: "text", il.NESTED: "nested detail", il.CODE: "a code block"}

@@ -552,10 +552,10 @@ def _similar(titles: list[str], ratio: float) -> list[tuple[int, int, float]]:
 
 # "你要…", "请…", "You must…", "Always …": an order, where seed 001 wants a noun phrase. A word
 # joined by a hyphen (`Always-on build cache`, `Never-expire tokens policy`) starts a noun phrase,
-# and 「请求」, 「请假」 are nouns, not 「请」.
+# and 「请求」, 「请假」, 「请款」, 「请示」, 「请愿」, 「请教」 are nouns, not 「请」.
 _IMPERATIVE = re.compile(
-    r"(?:you\s+(?:must|should|need\s+to|have\s+to)|always|never|do\s+not|don't|make\s+sure|please)(?![\w-])"
-    r"|(?:你要|你需要|你必须|你应该|务必|不要|切勿|一定要|请(?![求假柬帖]))",
+    r"(?:you\s+(?:must|should|need\s+to|have\s+to)|always|never|do\s+not|don[’']t|make\s+sure|please)(?![\w-])"
+    r"|(?:你要|你需要|你必须|你应该|务必|不要|切勿|一定要|请(?![求假柬帖款示愿教]))",
     re.IGNORECASE,
 )
 _LEADING_MARKUP = re.compile(r"[\s*_`\"'“‘「>-]*")
@@ -586,6 +586,17 @@ def description_imperative(document: Document, options: dict) -> Iterator[Hit]:
 
 
 _RELATIONS = ("relates_to", "supersedes", "superseded_by")
+# An entry as people write it: `[[b]]` (a wiki link), `[B](b.md)`, `b.md#intro`: what it names.
+_ENTRY_SYNTAX = re.compile(r"\[\[([^\]|]*)(?:\|[^\]]*)?\]\]|\[[^\]]*\]\(([^)]*)\)")
+
+
+def _named(entry: str) -> str:
+    """What a relation entry names, with its link syntax and `#fragment` taken off."""
+    entry = entry.strip()
+    written = _ENTRY_SYNTAX.fullmatch(entry)
+    if written:
+        entry = written.group(1) if written.group(1) is not None else written.group(2)
+    return entry.split("#", 1)[0].strip()
 
 
 @rule(
@@ -607,7 +618,7 @@ def topic_broken_link(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
         # YAML is parsed only where a relation may be: in a parallel run this process has none parsed.
         front = _readable_frontmatter(topic) if any(key in text for key in _RELATIONS) else None
         for key, entry, line in _relations(front):
-            if entry.endswith(".md") or "/" in entry:
+            if ".md" in entry or "/" in entry:
                 if _broken(memdir, entry, base, folders):
                     yield Hit(
                         f"`{key}` names `{quote(entry)}`, which is not in the memory dir: the agent following it "
@@ -651,8 +662,9 @@ def _relations(front: fm.FrontMatter | None) -> Iterator[tuple[str, str, int]]:
     for key in _RELATIONS:
         value = data.get(key)
         for entry in [value] if isinstance(value, str) else value if isinstance(value, list) else ():
-            if isinstance(entry, str) and entry.strip():
-                yield key, entry.strip(), front.key_line(key) or 1  # type: ignore[union-attr]
+            named = _named(entry) if isinstance(entry, str) else ""
+            if named:
+                yield key, named, front.key_line(key) or 1  # type: ignore[union-attr]
 
 
 def _broken(memdir: MemoryDir, target: str, base: str, folders: set[str]) -> bool:
