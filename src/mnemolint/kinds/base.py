@@ -17,9 +17,11 @@ import os
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any
+    from typing import Any, TypeVar
 
     from mnemolint.readers import Reader
+
+    T = TypeVar("T")
 
     Document = Any  # parse.document depends on this module, never the other way round
     Tree = Any  # nor does discovery's tree
@@ -31,7 +33,7 @@ class Container:
     not it exists); `marker_link` says why a marker file that is a symlink was not followed;
     `others` are the files in it that no kind claims (a rules dir reports those no agent loads)."""
 
-    __slots__ = ("path", "type", "anchor_path", "documents", "marker_link", "others")
+    __slots__ = ("path", "type", "anchor_path", "documents", "marker_link", "others", "_derived")
 
     def __init__(self, path: str, container_type: ContainerType) -> None:
         self.path = path
@@ -40,6 +42,14 @@ class Container:
         self.documents: list[Document] = []
         self.marker_link: str | None = None
         self.others: list[str] = []
+        self._derived: dict[str, object] = {}
+
+    def derived(self, key: str, make: Callable[[Any], T]) -> T:
+        """What `make(container)` computes, once per run: facts several of its rules share (the
+        titled topics MEM208, MEM209 and MEM212 compare), as `Tree.derived` is for tree rules."""
+        if key not in self._derived:
+            self._derived[key] = make(self)
+        return self._derived[key]  # type: ignore[return-value]
 
     def add(self, document: Document) -> None:
         """Take a document discovery found in this container (subclasses file it by kind)."""

@@ -614,9 +614,11 @@ def _drift(line: il.IndexLine, summary: str, description: str) -> str | None:
     cut = summary.rstrip().removesuffix("…").removesuffix("...")
     if len(cut) < len(summary.rstrip()):  # a shortened copy: its last word may be cut too (`2026-05-1…`)
         summary = cut.rsplit(None, 1)[0] if " " in cut.strip() else ""
-        if " ".join(description.split()).casefold().startswith(" ".join(summary.split()).casefold()):
+        if _folded(description).startswith(_folded(summary)):
             return None  # the generator's own line: the description cut to fit
         description = description[: len(cut) + 1]  # what the entry could say of it
+    elif _folded(description).startswith(_folded(summary)):
+        return None  # the description itself, or the first words of it: nothing it does not say
     return wording.difference(f"{line.links[0].title} {summary}", description)
 
 

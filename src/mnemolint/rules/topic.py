@@ -402,7 +402,12 @@ def _condition(value: object) -> object:
 
 
 def _titled(memdir: MemoryDir) -> list[_Titled]:
-    """The topics that have a title (`name`), in path order; the others are MEM205's."""
+    """The topics that have a title (`name`), in path order (the others are MEM205's); once per
+    memory dir and run."""
+    return memdir.derived("titled", _find_titled)
+
+
+def _find_titled(memdir: MemoryDir) -> list[_Titled]:
     found = []
     for topic in sorted(memdir.topics, key=lambda document: document.rel):
         front = _readable_frontmatter(topic)
@@ -567,6 +572,7 @@ _LEADING_MARKUP = re.compile(r"[\s*_`\"'“‘「>-]*")
     INFO,
     reads=(TOPIC,),
     summary="A topic's `description` is written as an order (`You must…`, `Always…`, 「请…」), not as a noun phrase.",
+    cacheable=True,  # the file's own description, nothing else
 )
 def description_imperative(document: Document, options: dict) -> Iterator[Hit]:
     front = _readable_frontmatter(document)
