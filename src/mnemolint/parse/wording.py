@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from mnemolint.patterns import Lazy
+
 UNSPACED = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"  # kana, Han, Hangul
 FUNCTION_WORDS = frozenset(
     "a an the is are was were be been of to and or in on at for with by from as it its this that than into via "
@@ -19,22 +21,22 @@ FUNCTION_WORDS = frozenset(
 )
 
 # A number, with its thousands separators, its parts (`3.12.1`, `5-6`, `9/10`) and a `k`/`M` suffix.
-_TOKEN = re.compile(r"\d+(?:[.,:/-]\d+)*[kKmM]?(?![\w])|\w+")
-_NUMBER = re.compile(r"\d+(?:[.,:/-]\d+)*[kKmM]?")
-_PARTS = re.compile(r"[/-]")
-_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
-_RUNS = re.compile(rf"[{UNSPACED}]+")
+_TOKEN = Lazy(r"\d+(?:[.,:/-]\d+)*[kKmM]?(?![\w])|\w+")
+_NUMBER = Lazy(r"\d+(?:[.,:/-]\d+)*[kKmM]?")
+_PARTS = Lazy(r"[/-]")
+_THOUSANDS = Lazy(r"(?<=\d),(?=\d{3}(?!\d))")
+_RUNS = Lazy(rf"[{UNSPACED}]+")
 _SUFFIXES = ("ing", "ed", "es", "s", "e")
-_CLAUSE = re.compile(r"[;.!?()\[\]—–]|,\s|\s-\s|[，。；！？（）]")
+_CLAUSE = Lazy(r"[;.!?()\[\]—–]|,\s|\s-\s|[，。；！？（）]")
 # A decision or fact that no longer holds, said of something (`was removed`, `no longer`), not
 # an adjective naming it (`deprecated endpoints`).
-_WITHDRAWN = re.compile(
+_WITHDRAWN = Lazy(
     r"\b(?:was|were|is|are|been|got|has|have)\s+(?:now\s+|since\s+)?(?:withdrawn|reverted|dropped|removed|"
     r"deprecated|superseded|obsolete|abandoned|cancell?ed|retired|gone|replaced)\b"
     r"|\bno\s+(?:longer|more)\b|已撤回|已废弃|已弃用|不再|已取消|已删除|已移除",
     re.IGNORECASE,
 )
-_DENIED = re.compile(r"\b(?:not|never|no|none|without|don't|doesn't|isn't|aren't)\b|n[’']t\b|[不没别]", re.IGNORECASE)
+_DENIED = Lazy(r"\b(?:not|never|no|none|without|don't|doesn't|isn't|aren't)\b|n[’']t\b|[不没别]", re.IGNORECASE)
 
 
 def _stem(word: str) -> str:

@@ -13,6 +13,7 @@ from mnemolint.options import INT, RATIO, Option
 from mnemolint.parse import frontmatter as fm
 from mnemolint.parse.document import Document
 from mnemolint.parse.textutil import quote, utf16_len
+from mnemolint.parse.wording import FUNCTION_WORDS, UNSPACED
 from mnemolint.rules.base import ON_MEMBERS, Family, rule
 
 MAX_BYTES = Option(
@@ -362,13 +363,10 @@ SIMILAR_TITLE_RATIO = Option(
     0.3,
     "title overlap (Jaccard of CJK character bigrams and words) from which two titles are close (seed 001, 判定顺序 5)",
 )
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"  # kana, Han, Hangul
+_CJK = UNSPACED  # kana, Han, Hangul
 _SCRIPT_RUN = re.compile(rf"([{_CJK}]+)|[^\W_{_CJK}]+")  # CJK runs: character bigrams; other runs: words
 # Function words, and the four type words: `feedback_testing` and `project-testing` name one subject.
-_STOP_WORDS = frozenset(
-    "a an the is are was be not no of to and or in on at for with by from as it its this that than into via per".split()
-    + list(TYPES)
-)
+_STOP_WORDS = FUNCTION_WORDS | {"not", "no"} | set(TYPES)
 
 
 def _normal(text: str) -> str:
