@@ -67,7 +67,7 @@ def test_mem104_drops_the_broken_line_and_keeps_everything_else(tree) -> None:
 
 
 def test_mem107_drops_the_later_duplicate(tree) -> None:
-    index = "- [Build](build.md) — how to build\n- [Deploy](deploy.md) — release steps\n- [Build](build.md) — again\n"
+    index = "- [Build](build.md) — how to build\n- [Deploy](deploy.md) — release steps\n- [Build](build.md)\n"
     root = tree({INDEX: index, f"{MEM}/build.md": BUILD, f"{MEM}/deploy.md": DEPLOY})
     assert fix(root).returncode == 0
     assert index_of(root).decode() == "- [Build](build.md) — how to build\n- [Deploy](deploy.md) — release steps\n"
