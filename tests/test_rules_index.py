@@ -778,8 +778,8 @@ def test_a_secondary_index_is_checked_as_an_index_not_as_a_memory(tree) -> None:
 
 def test_a_topic_linked_only_from_an_archive_no_index_line_leads_to_is_an_orphan(tree) -> None:
     topics = {"a.md": topic("about a", "a"), "b.md": topic("about b", "b"), "INDEX-old.md": ARCHIVE}
-    found = lint_memdir(tree, "# Memory\n", topics, select=["MEM105"])
-    assert sorted(Path(f.path).name for f in found) == ["INDEX-old.md", "a.md", "b.md"]
+    [finding] = lint_memdir(tree, "# Memory\n", topics, select=["MEM105"])
+    assert Path(finding.path).name == "INDEX-old.md" and finding.related == ("a.md", "b.md")
 
 
 @pytest.mark.parametrize(
@@ -841,10 +841,7 @@ def test_mem101_counts_what_an_archive_linked_before_the_cut_still_leads_to(tree
 def test_an_archive_no_line_links_is_the_one_line_to_add(tree) -> None:
     archive = "# Archive\n\n" + "".join(f"- [T{n}](t{n}.md) — t{n}\n" for n in range(3))
     topics = {f"t{n}.md": topic(f"t{n}", f"t{n}") for n in range(3)} | {"MEMORY-archive.md": archive}
-    found = lint_memdir(tree, "# Memory\n", topics, select=["MEM105"])
-    fixable = [Path(f.path).name for f in found if f.fix is not None]
-    assert fixable == ["MEMORY-archive.md"]
-    assert all(
-        "nor to `MEMORY-archive.md`, the secondary index that lists it" in f.message for f in found if f.fix is None
-    )
-    assert len(found) == 4
+    [finding] = lint_memdir(tree, "# Memory\n", topics, select=["MEM105"])
+    assert Path(finding.path).name == "MEMORY-archive.md" and finding.fix is not None
+    assert "the 3 topics it lists are never discovered either: `t0.md`, `t1.md`, `t2.md`." in finding.message
+    assert finding.related == ("t0.md", "t1.md", "t2.md")

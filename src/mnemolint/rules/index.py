@@ -424,25 +424,33 @@ def index_orphan_topic(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
         return
     linked = _discovered(memdir)
     listed = _listed_in(memdir, linked)
+    lists: dict[str, list[str]] = {}
+    for rel, index in listed.items():
+        lists.setdefault(index, []).append(rel)
     append = _appender(memdir, options)
     for topic in memdir.topics:
-        if topic.rel not in linked and topic.rel in listed:
-            yield Hit(  # linking the archive is the fix, not a line per entry it holds
-                f"No line of MEMORY.md links to `{topic.rel}`, nor to `{listed[topic.rel]}`, the secondary index "
-                "that lists it: the agent never opens that index, so this topic is never read.",
-                path=topic.path,
-            )
-        elif topic.rel not in linked:  # one linked only past the load cap is MEM101's, with the cut
-            fix = None
-            if not unindexable(topic.rel):
-                message = "Add the topic's generated line to MEMORY.md"
-                fix = Fix(SAFE, message, path=memdir.index_path, build=partial(append, topic))
-            yield Hit(
-                f"No line of MEMORY.md links to `{topic.rel}`: the index is the agent's only way to discover "
-                "a topic, so this one is never read.",
-                path=topic.path,
-                fix=fix,
-            )
+        # One linked only past the load cap is MEM101's, with the cut; one listed in a secondary
+        # index no line links is that index's: linking it is the fix, not a line per entry.
+        if topic.rel in linked or topic.rel in listed:
+            continue
+        fix = None
+        if not unindexable(topic.rel):
+            message = "Add the topic's generated line to MEMORY.md"
+            fix = Fix(SAFE, message, path=memdir.index_path, build=partial(append, topic))
+        behind = sorted(lists.get(topic.rel, ()))
+        more = (
+            f" It is a secondary index, and the {len(behind):,} {'topic' if len(behind) == 1 else 'topics'} it "
+            f"lists are never discovered either: {_first_few(behind)}."
+            if behind
+            else ""
+        )
+        yield Hit(
+            f"No line of MEMORY.md links to `{topic.rel}`: the index is the agent's only way to discover "
+            f"a topic, so this one is never read.{more}",
+            path=topic.path,
+            fix=fix,
+            related=tuple(behind),
+        )
 
 
 def _discovered(memdir: MemoryDir, through_line: int | None = None) -> set[str]:
