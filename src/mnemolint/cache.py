@@ -414,12 +414,12 @@ _BUILDERS = {name: _builder(cls) for name, cls in _CLASSES.items()}
 
 def _freeze_facts(facts: tuple, dated: bool = False) -> tuple:
     """`Document.facts()` to keep: only its parsed frontmatter and suppressions are objects."""
-    return facts[:7] + (_freeze(facts[7], dated), _freeze(facts[8], dated))
+    return facts[:7] + (_freeze(facts[7], dated), _freeze(facts[8], dated)) + facts[9:]
 
 
 def _thaw_facts(facts: tuple) -> tuple:
     """`Document.facts()` as kept: only its parsed frontmatter and suppressions are objects."""
-    return facts[:7] + (_thaw(facts[7]), _thaw(facts[8]))
+    return facts[:7] + (_thaw(facts[7]), _thaw(facts[8])) + facts[9:]
 
 
 def _frozen_diagnostic(diagnostic: Diagnostic) -> tuple:

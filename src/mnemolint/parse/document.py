@@ -22,6 +22,11 @@ if TYPE_CHECKING:
 BOM = "\ufeff"
 
 
+# What container rules look for before they read a file (MEM212: a link, a relation to another
+# memory); a cached file answers `Document.holds` from these without being read.
+MARKS = ("](", "]:", "relates_to", "supersedes", "superseded_by")
+
+
 class Document:
     """A file of a known kind. `text` is None when it could not be read or decoded usefully.
 
@@ -50,6 +55,7 @@ class Document:
         "_size_of_trimmed",
         "_loaded",
         "_recalled",
+        "_marks",
         "keep",
     )
 
@@ -75,6 +81,7 @@ class Document:
         self._size_of_trimmed: tuple[int, int | None] | None = None
         self._loaded = False
         self._recalled = False  # its facts came from the cache: its text is read only if asked for
+        self._marks: tuple[str, ...] | None = None  # which of MARKS the text holds, when known without it
         self.keep = False  # the cache is to keep what this run learns of it (set by the engine)
 
     @classmethod
@@ -224,9 +231,21 @@ class Document:
         if suppressions is not False:
             self._suppressions = suppressions
 
+    def holds(self, mark: str) -> bool:
+        """Whether the text holds `mark`, one of `MARKS`: the prefilter of a container rule that
+        reads only some files (a link, a relation), answered from the cache for an unchanged file
+        without reading it."""
+        if self._recalled and not self._loaded and self._marks is not None:
+            return mark in self._marks
+        text = self.text
+        return text is not None and mark in text
+
     def facts(self) -> tuple:
         """What this run learnt of the file without its text, for the cache (cache.py) to keep:
         what reading it found, and what was parsed of it (None, False: not parsed this run)."""
+        if self._loaded:
+            text = self._text or ""
+            self._marks = tuple(mark for mark in MARKS if mark in text)
         return (
             self._size,
             self._too_large,
@@ -237,6 +256,7 @@ class Document:
             self._size_of_trimmed,
             self._frontmatter,
             self._suppressions,
+            self._marks,
         )
 
     def recall(self, facts: tuple) -> None:
@@ -252,6 +272,7 @@ class Document:
             self._size_of_trimmed,
             self._frontmatter,
             self._suppressions,
+            self._marks,
         ) = facts
         self._recalled = True
 

@@ -615,12 +615,13 @@ def topic_broken_link(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     known: set[str] | None = None  # what a relation entry that is not a path may name: titles and stems
     folders = {rel.rsplit("/", depth)[0] for rel in memdir.topic_by_rel for depth in range(1, rel.count("/") + 1)}
     for topic in sorted(memdir.topics, key=lambda document: document.rel):
-        text = topic.text
-        if text is None or memdir.secondary(topic) is not None:
-            continue  # a secondary index's links are MEM104's
+        related = any(topic.holds(key) for key in _RELATIONS)
+        linking = topic.holds("](") or topic.holds("]:")
+        if not (related or linking) or not topic.readable or memdir.secondary(topic) is not None:
+            continue  # nothing to follow (known from the cache without reading); a secondary index is MEM104's
         base = topic.rel.rpartition("/")[0]
         # YAML is parsed only where a relation may be: in a parallel run this process has none parsed.
-        front = _readable_frontmatter(topic) if any(key in text for key in _RELATIONS) else None
+        front = _readable_frontmatter(topic) if related else None
         for key, entry, line in _relations(front):
             if ".md" in entry or "/" in entry:
                 if _broken(memdir, entry, base, folders):
@@ -641,6 +642,8 @@ def topic_broken_link(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
                     path=topic.path,
                     line=line,
                 )
+        if not linking:
+            continue
         body_start = fm.fences(topic.lines)[1]  # 0: no frontmatter, or one never closed
         body = "\n".join(topic.lines[body_start:])
         if "](" not in body and "]:" not in body:
