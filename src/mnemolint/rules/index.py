@@ -132,13 +132,16 @@ def _first_few(names: list[str]) -> str:
 
 
 def _loads(memdir: MemoryDir, max_lines: int, max_chars: int) -> list[Load]:
-    """What each agent that may read the dir keeps of its index (load.py, one place for all)."""
-    from mnemolint.load import load
+    """What each agent that may read the dir keeps of its index (load.py, one place for all),
+    worked out once per memory dir and caps: MEM101 and MEM102 both ask."""
 
-    text = memdir.index.text if memdir.index is not None else None
-    if text is None:
-        return []
-    return [load(text, reader, max_lines, max_chars) for reader in memdir.readers]
+    def loads(memdir: MemoryDir) -> list[Load]:
+        from mnemolint.load import load
+
+        text = memdir.index.text if memdir.index is not None else None
+        return [] if text is None else [load(text, reader, max_lines, max_chars) for reader in memdir.readers]
+
+    return memdir.derived(f"loads {max_lines} {max_chars}", loads)
 
 
 def _strictest(memdir: MemoryDir, max_lines: int, max_chars: int) -> Load | None:
