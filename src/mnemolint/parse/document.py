@@ -25,6 +25,20 @@ BOM = "\ufeff"
 # What container rules look for before they read a file (MEM212: a link, a relation to another
 # memory); a cached file answers `Document.holds` from these without being read.
 MARKS = ("](", "]:", "relates_to", "supersedes", "superseded_by")
+# The slots `facts()` gives the cache, in its order (cache.py thaws the frontmatter and the
+# suppressions, 7 and 8, into objects).
+_FACTS = (
+    "_size",
+    "_too_large",
+    "read_error",
+    "decode_error",
+    "binary",
+    "wide_encoding",
+    "_size_of_trimmed",
+    "_frontmatter",
+    "_suppressions",
+    "_marks",
+)
 
 
 class Document:
@@ -246,34 +260,13 @@ class Document:
         if self._loaded:
             text = self._text or ""
             self._marks = tuple(mark for mark in MARKS if mark in text)
-        return (
-            self._size,
-            self._too_large,
-            self.read_error,
-            self.decode_error,
-            self.binary,
-            self.wide_encoding,
-            self._size_of_trimmed,
-            self._frontmatter,
-            self._suppressions,
-            self._marks,
-        )
+        return tuple(getattr(self, name) for name in _FACTS)
 
     def recall(self, facts: tuple) -> None:
         """Take `facts` (from `facts()` of an unchanged file) instead of reading the file; its text
         is still read, once, if a rule asks for it."""
-        (
-            self._size,
-            self._too_large,
-            self.read_error,
-            self.decode_error,
-            self.binary,
-            self.wide_encoding,
-            self._size_of_trimmed,
-            self._frontmatter,
-            self._suppressions,
-            self._marks,
-        ) = facts
+        for name, value in zip(_FACTS, facts, strict=True):
+            setattr(self, name, value)
         self._recalled = True
 
     @property

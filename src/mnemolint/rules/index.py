@@ -396,20 +396,8 @@ def _broken_links(memdir: MemoryDir, document: Document, lines: list[il.IndexLin
             # hand-chosen title, a URL, an absolute path or a path out of the memory dir may be the
             # only record of what the human meant, so dropping those is unsafe.
             safe = resolved.problem == MISSING and _only_generated(line, resolved.rel)
-            yield Hit(
-                message.format(target=quote(link.target)),
-                path=document.path,
-                line=line.number,
-                column=link.column,
-                end_line=line.number,
-                end_column=link.end_column,
-                fix=_drop_line(
-                    document,
-                    line,
-                    "Remove the broken entry" if safe else "Remove the broken entry and the text it carries",
-                    SAFE if safe else UNSAFE,
-                ),
-            )
+            drop = "Remove the broken entry" if safe else "Remove the broken entry and the text it carries"
+            yield _on_link(document, line, link, message.format(target=quote(link.target)), drop, safe)
 
 
 @rule(
@@ -552,23 +540,25 @@ def index_duplicate_entry(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
                         if safe
                         else "says what line {seen.number} could say: move its text there"
                     )
-                    yield Hit(
+                    message = (
                         f"`{resolved.rel}` is already linked on line {seen.number}: the second entry {cost} "
-                        f"and {said.format(seen=seen)}.",
-                        path=document.path,
-                        line=line.number,
-                        column=link.column,
-                        end_line=line.number,
-                        end_column=link.end_column,
-                        fix=_drop_line(
-                            document,
-                            line,
-                            "Remove the later duplicate line"
-                            if safe
-                            else "Remove the later duplicate line and its text",
-                            SAFE if safe else UNSAFE,
-                        ),
+                        f"and {said.format(seen=seen)}."
                     )
+                    drop = "Remove the later duplicate line" if safe else "Remove the later duplicate line and its text"
+                    yield _on_link(document, line, link, message, drop, safe)
+
+
+def _on_link(document: Document, line: il.IndexLine, link: il.Link, message: str, drop: str, safe: bool) -> Hit:
+    """A finding on one link of an index line, whose fix is to drop the line (safe or not)."""
+    return Hit(
+        message,
+        path=document.path,
+        line=line.number,
+        column=link.column,
+        end_line=line.number,
+        end_column=link.end_column,
+        fix=_drop_line(document, line, drop, SAFE if safe else UNSAFE),
+    )
 
 
 def _folded(text: str) -> str:
