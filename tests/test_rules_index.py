@@ -845,3 +845,11 @@ def test_an_archive_no_line_links_is_the_one_line_to_add(tree) -> None:
     assert Path(finding.path).name == "MEMORY-archive.md" and finding.fix is not None
     assert "the 3 topics it lists are never discovered either: `t0.md`, `t1.md`, `t2.md`." in finding.message
     assert finding.related == ("t0.md", "t1.md", "t2.md")
+
+
+def test_mem104_in_a_subfolder_index_names_the_path_it_looked_for(tree) -> None:
+    archive = "# Archive\n\n- [A](a.md) — a\n- [B](b.md) — b\n- [gone](gone.md)\n"
+    topics = {"archive/a.md": topic("a", "a"), "archive/b.md": topic("b", "b"), "archive/MEMORY-old.md": archive}
+    found = lint_memdir(tree, "- [Old](archive/MEMORY-old.md) — old\n", topics, select=["MEM104"])
+    [finding] = found
+    assert finding.message.startswith("`gone.md` (`archive/gone.md` in the memory dir) does not exist: ")

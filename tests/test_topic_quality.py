@@ -312,3 +312,11 @@ def test_mem212_reads_a_relation_entry_as_people_write_it(tmp_path: Path, entry:
 def test_mem210_nouns_with_qing_and_curly_apostrophes(tmp_path: Path, description: str, fires: bool) -> None:
     found = memdir(tmp_path, {"a.md": topic("a", description)})
     assert bool([f for f in found if f.code == "MEM210"]) is fires
+
+
+def test_mem212_counts_lines_through_a_code_span_that_wraps(tmp_path: Path) -> None:
+    body = "Intro.\n\nsee `code\nspan` then\n[l1](n1.md)\n"
+    found = memdir(tmp_path, {"a.md": topic("a") + body})
+    [broken] = [f for f in found if f.code == "MEM212"]
+    lines = (tmp_path / "memory/a.md").read_text(encoding="utf-8").splitlines()
+    assert lines[broken.line - 1] == "[l1](n1.md)"

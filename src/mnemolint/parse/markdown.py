@@ -12,6 +12,8 @@ text over `MAX_CHARS` is not parsed at all (`None`): a huge file costs a length 
 
 from __future__ import annotations
 
+import re
+
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
     from typing import Any
@@ -158,14 +160,28 @@ def links(text: str) -> list[tuple[int, str]] | None:
         if token.type != "inline" or token.map is None:
             continue
         line = token.map[0] + 1
+        cursor = 0  # where in the inline's source the next code span is looked for
         for child in token.children or ():
             if child.type in ("softbreak", "hardbreak"):
                 line += 1
             elif child.type == "link_open":
                 found.append((line, str(child.attrGet("href") or "")))
-            elif child.type in ("text", "code_inline", "html_inline"):
+            elif child.type == "code_inline":  # its line endings are spaces in `content`: count the source's
+                start, cursor = _code_span(token.content, cursor, child.markup)
+                line += token.content.count("\n", start, cursor)
+            elif child.type in ("text", "html_inline"):
                 line += child.content.count("\n")
     return found
+
+
+def _code_span(source: str, start: int, fence: str) -> tuple[int, int]:
+    """Where the code span opened by the backtick run `fence` lies in an inline's `source`, from
+    `start` on (an empty span at `start` when it cannot be found)."""
+    opening = re.compile(rf"(?<![`\\]){fence}(?!`)").search(source, start)
+    if opening is None:
+        return start, start
+    closing = re.compile(rf"(?<!`){fence}(?!`)").search(source, opening.end())
+    return (opening.start(), closing.end()) if closing else (start, start)
 
 
 def _parse(text: str) -> list:

@@ -397,7 +397,13 @@ def _broken_links(memdir: MemoryDir, document: Document, lines: list[il.IndexLin
             # only record of what the human meant, so dropping those is unsafe.
             safe = resolved.problem == MISSING and _only_generated(line, resolved.rel)
             drop = "Remove the broken entry" if safe else "Remove the broken entry and the text it carries"
-            yield _on_link(document, line, link, message.format(target=quote(link.target)), drop, safe)
+            message = message.format(target=quote(link.target))
+            if base and resolved.problem == MISSING and resolved.rel:  # said from a subfolder's index
+                message = (
+                    f"`{quote(link.target)}` (`{quote(resolved.rel)}` in the memory dir) does not exist: the "
+                    "agent follows this entry to nothing."
+                )
+            yield _on_link(document, line, link, message, drop, safe)
 
 
 @rule(
