@@ -438,3 +438,14 @@ def test_a_symlinked_directory_inside_the_memory_dir_adds_no_topic_twice(tree) -
     (root / MEM / "alias").symlink_to("real", target_is_directory=True)
     result = run_cli("check", "--output-format", "json", "--ignore", "LNK001", cwd=root)  # the link is LNK001's
     assert (result.returncode, json.loads(result.stdout)) == (0, [])
+
+
+def test_a_fix_that_cannot_be_made_is_told_under_its_own_rule(tree) -> None:
+    """Two rules' fixes blocked by one reason (an index that is not UTF-8) are two notes, each
+    under its own code, not one note under the first rule's code."""
+    root = tree(
+        {INDEX: b"- [gone](gone.md)\n- [Build](build.md) \xff\n", f"{MEM}/build.md": BUILD, f"{MEM}/c.md": DEPLOY}
+    )
+    notes = [line for line in fix(root).stdout.splitlines() if "Not fixed by --fix" in line]
+    assert [note.split()[1] for note in notes] == ["MEM104", "MEM105"]
+    assert "(line 1)" in notes[0] and "(`c.md`)" in notes[1]

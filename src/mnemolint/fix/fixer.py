@@ -217,13 +217,14 @@ def _overlaps(taken: list[Edit], edit: Edit) -> bool:
 
 
 def _unfixable(unavailable: list[tuple]) -> list[Diagnostic]:
-    """One finding per file and reason for the fixes that cannot be made, naming their findings:
-    the topics that do not fit the index's budget are listed in one."""
-    groups: dict[tuple[str, str], list[Diagnostic]] = {}
+    """One finding per file, reason and rule for the fixes that cannot be made, naming their
+    findings (under their own rule's code): the topics that do not fit the index's budget are
+    listed in one."""
+    groups: dict[tuple[str, str, str], list[Diagnostic]] = {}
     for diagnostic, path, reason in unavailable:
-        groups.setdefault((path, reason), []).append(diagnostic)
+        groups.setdefault((path, reason, diagnostic.code), []).append(diagnostic)
     notes = []
-    for (path, reason), found in groups.items():
+    for (path, reason, _), found in groups.items():
         where = ", ".join(_where(diagnostic, path) for diagnostic in found)
         worst = max((diagnostic.severity for diagnostic in found), key=severity_rank)
         notes.append(_note(found[0], path, f"Not fixed by --fix ({where}): {reason}.", worst))
