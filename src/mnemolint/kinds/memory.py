@@ -15,12 +15,13 @@ from mnemolint.kinds.base import Container, ContainerType, Kind
 from mnemolint.parse.document import Document
 from mnemolint.parse.index_lines import BLANK, HEADING, IndexLine, LoadCut, classify, load_cut
 from mnemolint.parse.textutil import undecodable
+from mnemolint.patterns import Lazy
 from mnemolint.readers import AGENT_HOMES, CLAUDE, CLAUDE_AGENT_MEMORY, WAVE, Reader
 
 INDEX_NAME = "MEMORY.md"
 NOT_TOPICS = ("README.md", "AGENTS.md", "CLAUDE.md")  # instruction files beside the topics
 SECONDARY_MIN_ENTRIES = 3  # fewer entries than this make a list of links in a memory, not an index
-_INDEX_NAMED = re.compile(r"(?i)(?:memory[-_.].*|.*index.*)\.md\Z")  # `MEMORY-archive.md`, `INDEX-old.md`
+_INDEX_NAMED = Lazy(r"(?i)(?:memory[-_.].*|.*index.*)\.md\Z")  # `MEMORY-archive.md`, `INDEX-old.md`
 TYPES = ("user", "feedback", "project", "reference")  # the four memory types, in index generation order
 
 URL = "a URL"
@@ -29,9 +30,9 @@ ESCAPES = "outside the memory dir"
 MISSING = "missing"
 UNKNOWN = "impossible to examine"  # never "missing": a line whose target may be there is never dropped
 
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{1,31}:")  # CommonMark: 2 to 32 characters
-_DRIVE = re.compile(r"[A-Za-z]:[\\/]")
-_WRITTEN_SUFFIX = re.compile(r"(?<!&)#|\?")  # where a name as written ends: `x&#38;y.md` is one name
+_SCHEME = Lazy(r"[A-Za-z][A-Za-z0-9+.-]{1,31}:")  # CommonMark: 2 to 32 characters
+_DRIVE = Lazy(r"[A-Za-z]:[\\/]")
+_WRITTEN_SUFFIX = Lazy(r"(?<!&)#|\?")  # where a name as written ends: `x&#38;y.md` is one name
 # CommonMark, in one left-to-right pass: a backslash escape of ASCII punctuation (so `\&amp;` is
 # `&amp;`), or an entity (an HTML5 name and its `;`) or numeric (1-7 digits, 1-6 hex) reference.
 _REFERENCE = (  # left to `re`'s cache: most targets hold neither `\\` nor `&`
@@ -159,7 +160,11 @@ class MemoryDir(Container):
 
     def listings(self) -> list[tuple[Document, list[IndexLine], str]]:
         """Every index of the dir — `MEMORY.md` first, then its secondary indexes — with its
-        classified lines and the folder its links are relative to (relative to the dir)."""
+        classified lines and the folder its links are relative to (relative to the dir); found
+        once per run, as several index rules walk them."""
+        return self.derived("listings", MemoryDir._listings)
+
+    def _listings(self) -> list[tuple[Document, list[IndexLine], str]]:
         found = [(self.index, self.lines, "")] if self.index is not None and self.lines else []
         for topic in self.topics:
             lines = self.secondary(topic)
@@ -178,12 +183,17 @@ class MemoryDir(Container):
 
     def linked(self, through_line: int | None = None) -> set[str]:
         """Memory-dir-relative paths that an index line (up to `through_line`, if given) links to."""
+        lines = self.lines if through_line is None else [line for line in self.lines if line.number <= through_line]
+        return self.targets(lines)
+
+    def targets(self, lines: list[IndexLine], base: str = "") -> set[str]:
+        """Memory-dir-relative paths of the files that the links on `lines`, written in folder
+        `base`, lead to."""
         return {
             resolved.rel
-            for line in self.lines
-            if through_line is None or line.number <= through_line
+            for line in lines
             for link in line.links
-            if (resolved := self.resolve(link.target)) and resolved.rel and not resolved.problem
+            if (resolved := self.resolve(link.target, base)) and resolved.rel and not resolved.problem
         }
 
     def resolve(self, target: str, base: str = "") -> Resolved | None:

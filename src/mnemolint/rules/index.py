@@ -458,14 +458,9 @@ def _discovered(memdir: MemoryDir, through_line: int | None = None) -> set[str]:
     secondaries = _secondaries(memdir)
     opened = [rel for rel in secondaries if rel in linked]
     while opened:
-        lines, base = secondaries.pop(opened.pop())
-        for line in lines:
-            for link in line.links:
-                resolved = memdir.resolve(link.target, base)
-                if resolved and resolved.rel and not resolved.problem and resolved.rel not in linked:
-                    linked.add(resolved.rel)
-                    if resolved.rel in secondaries:
-                        opened.append(resolved.rel)
+        found = memdir.targets(*secondaries.pop(opened.pop())) - linked
+        linked |= found
+        opened += [rel for rel in found if rel in secondaries]
     return linked
 
 
@@ -477,13 +472,9 @@ def _listed_in(memdir: MemoryDir, discovered: set[str]) -> dict[str, str]:
     """The topics that a secondary index no link leads to lists, each with that index."""
     listed: dict[str, str] = {}
     for rel, (lines, base) in _secondaries(memdir).items():
-        if rel in discovered:
-            continue
-        for line in lines:
-            for link in line.links:
-                resolved = memdir.resolve(link.target, base)
-                if resolved and resolved.rel and not resolved.problem:
-                    listed.setdefault(resolved.rel, rel)
+        if rel not in discovered:
+            for target in memdir.targets(lines, base):
+                listed.setdefault(target, rel)
     return listed
 
 
@@ -544,11 +535,10 @@ def index_duplicate_entry(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
                     said = (
                         "tells the agent nothing new"
                         if safe
-                        else "says what line {seen.number} could say: move its text there"
+                        else f"says what line {seen.number} could say: move its text there"
                     )
                     message = (
-                        f"`{resolved.rel}` is already linked on line {seen.number}: the second entry {cost} "
-                        f"and {said.format(seen=seen)}."
+                        f"`{resolved.rel}` is already linked on line {seen.number}: the second entry {cost} and {said}."
                     )
                     drop = "Remove the later duplicate line" if safe else "Remove the later duplicate line and its text"
                     yield _on_link(document, line, link, message, drop, safe)
@@ -619,13 +609,13 @@ def _drift(line: il.IndexLine, summary: str, description: str) -> str | None:
     from mnemolint.parse import wording
 
     cut = summary.rstrip().removesuffix("…").removesuffix("...")
-    if len(cut) < len(summary.rstrip()):  # a shortened copy: its last word may be cut too (`2026-05-1…`)
+    shortened = len(cut) < len(summary.rstrip())
+    if shortened:  # its last word may be cut too (`2026-05-1…`)
         summary = cut.rsplit(None, 1)[0] if " " in cut.strip() else ""
-        if _folded(description).startswith(_folded(summary)):
-            return None  # the generator's own line: the description cut to fit
+    if _folded(description).startswith(_folded(summary)):
+        return None  # the description, or its first words (the generator's own line, cut to fit)
+    if shortened:
         description = description[: len(cut) + 1]  # what the entry could say of it
-    elif _folded(description).startswith(_folded(summary)):
-        return None  # the description itself, or the first words of it: nothing it does not say
     return wording.difference(f"{line.links[0].title} {summary}", description)
 
 
@@ -642,11 +632,11 @@ def index_description_drift(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     for line in memdir.lines:
         rel = _topic_of(memdir, line)
         summary = line.summary() if rel else ""
-        if not rel or not summary:
+        description = memdir.topic_by_rel[rel].frontmatter.text("description") if rel and summary else None
+        if not description or not description.strip():
             continue
-        description = memdir.topic_by_rel[rel].frontmatter.text("description")
-        drift = _drift(line, summary, description) if description and description.strip() else None
-        if drift and description:
+        drift = _drift(line, summary, description)
+        if drift:
             yield Hit(
                 f"Entry text says something other than the description of `{rel}`, which the index line is "
                 f'derived from ({drift}): "{quote(" ".join(description.split()))}".',

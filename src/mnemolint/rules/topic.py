@@ -14,6 +14,7 @@ from mnemolint.parse import frontmatter as fm
 from mnemolint.parse.document import Document
 from mnemolint.parse.textutil import quote, utf16_len
 from mnemolint.parse.wording import FUNCTION_WORDS, UNSPACED
+from mnemolint.patterns import Lazy
 from mnemolint.rules.base import ON_MEMBERS, Family, rule
 
 MAX_BYTES = Option(
@@ -227,8 +228,8 @@ def topic_unindexable_name(document: Document, options: dict) -> Iterator[Hit]:
         yield Hit(SKIPPED.format(problem=problem))
 
 
-_BLOCK_SCALAR = re.compile(r"^[A-Za-z_][\w-]*:[ \t]*[>|][-+]?[ \t]*$")
-_NEEDS_QUOTES = re.compile(r":\s|\s#|^[\s\-?:,\[\]{}#&*!|>'\"%@`]|\s$")
+_BLOCK_SCALAR = Lazy(r"^[A-Za-z_][\w-]*:[ \t]*[>|][-+]?[ \t]*$")
+_NEEDS_QUOTES = Lazy(r":\s|\s#|^[\s\-?:,\[\]{}#&*!|>'\"%@`]|\s$")
 
 
 @rule(
@@ -364,7 +365,7 @@ SIMILAR_TITLE_RATIO = Option(
     "title overlap (Jaccard of CJK character bigrams and words) from which two titles are close (seed 001, 判定顺序 5)",
 )
 _CJK = UNSPACED  # kana, Han, Hangul
-_SCRIPT_RUN = re.compile(rf"([{_CJK}]+)|[^\W_{_CJK}]+")  # CJK runs: character bigrams; other runs: words
+_SCRIPT_RUN = Lazy(rf"([{_CJK}]+)|[^\W_{_CJK}]+")  # CJK runs: character bigrams; other runs: words
 # Function words, and the four type words: `feedback_testing` and `project-testing` name one subject.
 _STOP_WORDS = FUNCTION_WORDS | {"not", "no"} | set(TYPES)
 
@@ -556,12 +557,12 @@ def _similar(titles: list[str], ratio: float) -> list[tuple[int, int, float]]:
 # "你要…", "请…", "You must…", "Always …": an order, where seed 001 wants a noun phrase. A word
 # joined by a hyphen (`Always-on build cache`, `Never-expire tokens policy`) starts a noun phrase,
 # and 「请求」, 「请假」, 「请款」, 「请示」, 「请愿」, 「请教」 are nouns, not 「请」.
-_IMPERATIVE = re.compile(
+_IMPERATIVE = Lazy(
     r"(?:you\s+(?:must|should|need\s+to|have\s+to)|always|never|do\s+not|don[’']t|make\s+sure|please)(?![\w-])"
     r"|(?:你要|你需要|你必须|你应该|务必|不要|切勿|一定要|请(?![求假柬帖款示愿教]))",
     re.IGNORECASE,
 )
-_LEADING_MARKUP = re.compile(r"[\s*_`\"'“‘「>-]*")
+_LEADING_MARKUP = Lazy(r"[\s*_`\"'“‘「>-]*")
 
 
 @rule(
@@ -591,7 +592,7 @@ def description_imperative(document: Document, options: dict) -> Iterator[Hit]:
 
 _RELATIONS = ("relates_to", "supersedes", "superseded_by")
 # An entry as people write it: `[[b]]` (a wiki link), `[B](b.md)`, `b.md#intro`: what it names.
-_ENTRY_SYNTAX = re.compile(r"\[\[([^\]|]*)(?:\|[^\]]*)?\]\]|\[[^\]]*\]\(([^)]*)\)")
+_ENTRY_SYNTAX = Lazy(r"\[\[([^\]|]*)(?:\|[^\]]*)?\]\]|\[[^\]]*\]\(([^)]*)\)")
 
 
 def _named(entry: str) -> str:
