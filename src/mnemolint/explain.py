@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 
 from mnemolint.kinds.instructions import AGENTS_MD, CLAUDE_LOCAL_MD, CLAUDE_MD, DOT_CLAUDE_MD
-from mnemolint.kinds.rules import HOMES, LOAD_ORDER, RulesDir
+from mnemolint.kinds.rules import HOMES, RulesDir
 from mnemolint.parse.globs import NEGATED
 from mnemolint.paths import inside, upwards
 from mnemolint.readers import CLAUDE, WAVE, Reader
@@ -160,7 +160,7 @@ def _for_wave(scan: _Scan) -> Explanation:
         if WAVE in rules_dir.readable_by and (rules_dir.user or rules_dir.base == root)
     ]
     registry: dict[str, tuple[RulesDir, Document]] = {}
-    for rules_dir in sorted(loaded, key=lambda rules_dir: LOAD_ORDER.index((rules_dir.user, rules_dir.home))):
+    for rules_dir in sorted(loaded, key=lambda rules_dir: rules_dir.order):
         lost = rules_dir.unloaded(WAVE)
         for document in rules_dir.rules:
             if document.path in lost:

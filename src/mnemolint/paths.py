@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from functools import lru_cache
 
 # Folders no walk enters: version control, dependencies, virtual environments, caches.
 DEFAULT_EXCLUDES = frozenset(
@@ -40,6 +41,14 @@ def upwards(directory: str) -> Iterator[str]:
         if parent == current:
             return
         current = parent
+
+
+@lru_cache(maxsize=8)
+def repository(directory: str) -> str:
+    """The repository `directory` is in: the nearest directory at or above it holding `.git`, else
+    `directory` itself. What a clone has (a link out of it, LNK002), Claude Code's project (an
+    import that leads out of it), and where code scanning resolves paths from (SARIF, github)."""
+    return next((folder for folder in upwards(directory) if os.path.exists(os.path.join(folder, ".git"))), directory)
 
 
 # Where a link must never lead (SPEC §3, LNK006): system trees, credential folders, key files.

@@ -15,7 +15,6 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from functools import lru_cache
 
 from mnemolint.config import Settings, glob_flags
 from mnemolint.discover.tree import LinkRecord, Tree
@@ -23,7 +22,7 @@ from mnemolint.errors import ConfigError
 from mnemolint.kinds.base import Container, ContainerType
 from mnemolint.kinds.registry import CONTAINERS, kind_of
 from mnemolint.parse.document import Document
-from mnemolint.paths import DEFAULT_EXCLUDES, inside, sensitive_place, upwards
+from mnemolint.paths import DEFAULT_EXCLUDES, inside, repository, sensitive_place, upwards
 from mnemolint.readers import AGENT_HOMES
 
 _MARKERS = {container.marker: container for container in CONTAINERS if container.marker}
@@ -129,7 +128,7 @@ class _Walk:
         resolved = os.path.realpath(entry.path)  # lstat and readlink only: nothing behind it is opened
         written = os.path.normpath(os.path.join(os.path.dirname(entry.path), target))
         sensitive = sensitive_place(resolved.replace(os.sep, "/")) or sensitive_place(written.replace(os.sep, "/"))
-        facts = {"resolved": resolved, "outside": not inside(resolved, _repository(root)), "sensitive": sensitive}
+        facts = {"resolved": resolved, "outside": not inside(resolved, repository(root)), "sensitive": sensitive}
         try:
             info = os.stat(entry.path)
         except OSError as error:
@@ -217,13 +216,6 @@ class _Walk:
         """`directory` holds a container's marker file: it is that container, under any name."""
         self.container_paths.setdefault(directory, _MARKERS[marker])
         self.marker_dirs.add(directory)
-
-
-@lru_cache(maxsize=8)
-def _repository(root: str) -> str:
-    """The repository `root` is in (the nearest directory at or above it holding `.git`), else `root`:
-    a link out of it is one a clone will not have (LNK002)."""
-    return next((directory for directory in upwards(root) if os.path.exists(os.path.join(directory, ".git"))), root)
 
 
 class _Pending:

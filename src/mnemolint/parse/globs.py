@@ -229,8 +229,7 @@ def compile_claude(written: str, limit: int) -> list[Glob]:
             found.append(Glob(written, pattern, SYNTAX, "gitignore reads it as a comment, so it matches nothing", None))
             continue
         # pathspec names a group (`ps_d`) in every pattern: unnamed, so that WAV002 can join them.
-        source = _NAMED_GROUP.sub("(?:", compiled.regex.pattern) if compiled.regex is not None else None
-        regex = re.compile(source, re.IGNORECASE) if source is not None else None
+        regex = re.compile(_NAMED_GROUP.sub("(?:", compiled.regex.pattern), re.IGNORECASE)
         if negated:  # its expression is what it takes back out
             why = "a `!` pattern only takes files back out, so alone it selects none"
             found.append(Glob(written, pattern, NEGATED, why, regex))

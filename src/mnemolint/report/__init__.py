@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from mnemolint.model import Diagnostic
 from mnemolint.parse.textutil import visible
-from mnemolint.paths import inside, upwards
+from mnemolint.paths import inside, repository
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -78,8 +78,7 @@ def repository_root() -> str:
     Code scanning and GitHub annotations resolve paths against the repository root, so the SARIF
     and github formats report paths from there, wherever in the repository mnemolint ran.
     """
-    cwd = os.getcwd()
-    return next((directory for directory in upwards(cwd) if os.path.exists(os.path.join(directory, ".git"))), cwd)
+    return repository(os.getcwd())
 
 
 def relative_to(path: str, root: str) -> str | None:

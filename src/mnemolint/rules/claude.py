@@ -18,7 +18,7 @@ from mnemolint.model import INFO, WARNING, Hit
 from mnemolint.options import INT, USER_MEMORY, Option
 from mnemolint.parse.imports import MAX_DEPTH, TRAILING, Edge, Expansion, expand
 from mnemolint.parse.textutil import utf16_len
-from mnemolint.paths import inside, upwards
+from mnemolint.paths import inside, repository
 from mnemolint.readers import CLAUDE
 from mnemolint.rules.base import TREE, Family, rule
 
@@ -38,7 +38,7 @@ def expansions(tree: Tree, options: dict) -> list[Expansion]:
 
 
 def _expand_all(tree: Tree, home: str | None) -> list[Expansion]:
-    within = _repository(tree.root)
+    within = repository(tree.root)  # Claude Code's project, for an import that leads out of it
     return [
         expand(document, within, home)
         for document in tree.documents
@@ -47,12 +47,6 @@ def _expand_all(tree: Tree, home: str | None) -> list[Expansion]:
         and document.reader.follows_imports
         and document.readable
     ]
-
-
-def _repository(root: str) -> str:
-    """The repository the linted root is in (the nearest folder holding `.git`), else the root:
-    what Claude Code's project is, for an import that leads out of it."""
-    return next((folder for folder in upwards(root) if os.path.exists(os.path.join(folder, ".git"))), root)
 
 
 def _edges(tree: Tree, options: dict, field: str) -> Iterator[Edge]:

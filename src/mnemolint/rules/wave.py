@@ -156,32 +156,27 @@ def _shape(value: object) -> str:
 def rule_glob_unmatched(container: RulesDir, options: dict) -> Iterator[Hit]:
     if container.project is None:
         return
-    live: dict[tuple[str, str], tuple[Document, list[Reader], int]] = {}
+    dead: dict[tuple[str, str], tuple[Document, list[Reader]]] = {}  # each with the agents it is dead for
     for reader in container.readers:
         pending = [
             (document, glob)
             for document in container.rules
             if document.readable
-            for reading in container.reading(document, options["glob-max-expansions"])
-            if reading.reader is reader
-            and not reading.unconditional
-            and not misread(document, reading)
-            and not _left_to_others(document)
+            for reading in (container.read_by(document, reader, options["glob-max-expansions"]),)
+            if not reading.unconditional and not misread(document, reading) and not _left_to_others(document)
             for glob in reading.globs
             if glob.problem is None and glob.regex is not None
         ]
         # A written pattern is dead only when none of its brace expansions matches a file.
         unmatched = {id(glob) for _, glob in _unmatched(pending, container.project.files())}
-        dead: dict[tuple[str, str], tuple[Document, bool]] = {}
+        live = {(document.path, glob.written) for document, glob in pending if id(glob) not in unmatched}
         for document, glob in pending:
             key = (document.path, glob.written)
-            dead[key] = (document, dead.get(key, (document, True))[1] and id(glob) in unmatched)
-        for key, (document, is_dead) in dead.items():
-            if is_dead:
-                entry = live.setdefault(key, (document, [], 0))
-                if reader not in entry[1]:
-                    entry[1].append(reader)
-    for (_, written), (document, readers, _) in live.items():
+            if key not in live:
+                readers = dead.setdefault(key, (document, []))[1]
+                if reader not in readers:
+                    readers.append(reader)
+    for (_, written), (document, readers) in dead.items():
         yield Hit(
             f"`{_short(written)}` matches no file of the project for {agents(readers)}, so the rule is never injected "
             "through it. Fix the pattern, or delete the rule if what it was for is gone.",
