@@ -158,6 +158,7 @@ def reminder(path: str, config: str | None = None) -> str:
     file, and those on the lines of its index that link it (a drifted entry, say), most severe first."""
     from mnemolint.config import load_settings
     from mnemolint.engine import lint
+    from mnemolint.kinds.memory import INDEX_NAME
     from mnemolint.report import shown
 
     if not os.path.isfile(path) or os.path.islink(path):
@@ -165,7 +166,7 @@ def reminder(path: str, config: str | None = None) -> str:
     settings = load_settings(config, path)
     paths = [path]
     memdir = memory_dir_of(path)
-    index = os.path.join(memdir, "MEMORY.md") if memdir else path
+    index = os.path.join(memdir, INDEX_NAME) if memdir else path
     if path != index and os.path.isfile(index):
         paths.append(index)
     result = lint(paths, settings)
@@ -187,12 +188,7 @@ def _lines_linking(tree: object, topic: str, index: str) -> set[int]:
     for container in tree.containers:  # type: ignore[attr-defined]
         if isinstance(container, MemoryDir) and container.index_path == index:
             rel = next((each.rel for each in container.topics if each.path == topic), None)
-            return {
-                line.number
-                for line in container.lines
-                for link in line.links
-                if rel is not None and (resolved := container.resolve(link.target)) and resolved.rel == rel
-            }
+            return {line.number for line in container.lines if rel is not None and rel in container.targets([line])}
     return set()
 
 

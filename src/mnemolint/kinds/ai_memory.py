@@ -23,6 +23,7 @@ from mnemolint.readers import Reader
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
     import datetime as _dt
+    from collections.abc import Iterable, Iterator
 
     from mnemolint.parse.document import Document
 
@@ -106,6 +107,14 @@ class AiMemoryDir(Container):
             listed = git(self.path, "ls-files", "-z", "--", ".", timeout=GIT_TIMEOUT) if self.git_top else None
             self._tracked = sorted(os.fsdecode(name) for name in (listed or b"").split(b"\0") if name)
         return self._tracked
+
+
+def project_dirs(containers: Iterable[Container]) -> Iterator[AiMemoryDir]:
+    """The project-level `.ai-memory` dirs among `containers` (not the user's `~/.ai-memory`),
+    which the GIT rules and AIM010 judge."""
+    for container in containers:
+        if isinstance(container, AiMemoryDir) and not container.user_level:
+            yield container
 
 
 def _located(directory: str) -> bool:

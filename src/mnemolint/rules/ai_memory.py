@@ -24,6 +24,7 @@ from mnemolint.kinds.ai_memory import (
     TOPICS,
     AiMemoryDir,
     folder_date,
+    project_dirs,
 )
 from mnemolint.model import ERROR, INFO, WARNING, Hit
 from mnemolint.options import INT, NOW, Option
@@ -755,9 +756,7 @@ def daily_header_invalid(document: Document, options: dict) -> Iterator[Hit]:
 )
 def ai_memory_misplaced(tree: Tree, options: dict) -> Iterator[Hit]:
     roots = [os.path.realpath(root) for root in tree.roots or [tree.root]]
-    for container in tree.containers:
-        if not isinstance(container, AiMemoryDir) or container.user_level:
-            continue
+    for container in project_dirs(tree.containers):
         project = os.path.realpath(container.project)
         if container.git_top:
             misplaced, where = project != container.git_top, "its git work tree"

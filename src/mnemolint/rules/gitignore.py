@@ -14,7 +14,7 @@ import os
 from collections.abc import Iterator
 
 from mnemolint import clock
-from mnemolint.kinds.ai_memory import DATED, DIR_NAME, SHARED_NAMES, AiMemoryDir
+from mnemolint.kinds.ai_memory import DATED, DIR_NAME, SHARED_NAMES, AiMemoryDir, project_dirs
 from mnemolint.kinds.gitignore import GITIGNORE, NAME, Ignores, Verdict
 from mnemolint.model import ERROR, SAFE, WARNING, Edit, Fix, Hit
 from mnemolint.options import NOW
@@ -72,10 +72,12 @@ class _Project:
         )
 
 
-def _projects(tree: Tree, options: dict) -> Iterator[_Project]:
-    for container in tree.containers:
-        if isinstance(container, AiMemoryDir) and not container.user_level:
-            yield _Project(container, tree, options)
+def _projects(tree: Tree, options: dict) -> list[_Project]:
+    """The tree's projects with an `.ai-memory`, each with its ignore rules: read once a run, for
+    GIT001 and GIT002 alike."""
+    return tree.derived(
+        "gitignore projects", lambda tree: [_Project(each, tree, options) for each in project_dirs(tree.containers)]
+    )
 
 
 def _today(options: dict) -> str:
@@ -198,9 +200,7 @@ def _share_fix(project: _Project, paths: list[str], verdict: Verdict, today: str
 def personal_log_tracked(tree: Tree, options: dict) -> Iterator[Hit]:
     import shlex
 
-    for container in tree.containers:
-        if not isinstance(container, AiMemoryDir) or container.user_level:
-            continue
+    for container in project_dirs(tree.containers):
         for rel in container.tracked:
             folder = rel.partition("/")[0]
             if "/" not in rel or not DATED.fullmatch(folder):
