@@ -95,18 +95,18 @@ _PAIR = Lazy(
 )
 # The same, for a lower-cased text: re tries a case-folded alternation at every position, ten
 # times slower than a plain one, so a text whose lower case keeps its length is matched this way.
-_PAIR_LOWER = re.compile(_PAIR.source)
+_PAIR_LOWER = Lazy(_PAIR.source)
 _KEY_WORDS = ("pass", "secret", "token", "key", "credential")  # every `_KEY` holds one of them
 _KEY_NAME = Lazy(r"(?<![A-Za-z0-9])(?:" + _KEY + r")(?![A-Za-z0-9])", re.IGNORECASE)
-_PROSE_GOES_ON = re.compile(r"[,;]?[ \t]+[A-Za-z]")
+_PROSE_GOES_ON = Lazy(r"[,;]?[ \t]+[A-Za-z]")
 _BEARER = re.compile(r"\b(?:bearer|basic)[ \t]{1,8}(?P<value>[A-Za-z0-9._~+/-]{8,}=*)", re.IGNORECASE)
 # The pieces of a CamelCase name: acronyms, words, numbers (one left-to-right split, linear).
-_NAME_PIECE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|.")
+_NAME_PIECE = Lazy(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|.")
 _DATA_URI = ";base64,"
-_LONG_RUN = re.compile(r"[A-Za-z0-9+/]{40}")
+_LONG_RUN = Lazy(r"[A-Za-z0-9+/]{40}")
 _RANDOM = re.compile(r"(?<![\w/+.-])[A-Za-z0-9+/]{40,}={0,2}(?![\w/+.=-])")
 
-_PLAIN_WORD = re.compile(r"[A-Za-z][a-z]*")
+_PLAIN_WORD = Lazy(r"[A-Za-z][a-z]*")
 _TRAILING = ".)!?:]*"  # sentence punctuation (or a closing `**`) after an unquoted value is not part of it
 
 
