@@ -216,20 +216,24 @@ def _use_fixed_text(tree: Tree, fixed: dict[str, str], options: dict) -> None:
         text = fixed.get(anchor)
         if text is not None and anchor not in known:  # a container's anchor file that a fix created
             rel = os.path.basename(anchor)
-            document = Document(anchor, kind_of(rel, container.type), options, container)
-            document.rel = rel
-            document.preset(text)
-            container.add(document)
-            tree.documents.append(document)
+            container.add(_created(tree, anchor, rel, kind_of(rel, container.type), text, options, container))
             known.add(anchor)
     for path in sorted(fixed.keys() - known):  # a file of a kind in no container that a fix created
         rel = os.path.relpath(path, tree.root).replace(os.sep, "/")
         kind = kind_of(rel, None)
         if kind is not None and kind.container is None:
-            document = Document(path, kind, options)
-            document.rel = rel
-            document.preset(fixed[path])
-            tree.documents.append(document)
+            _created(tree, path, rel, kind, fixed[path], options)
+
+
+def _created(
+    tree: Tree, path: str, rel: str, kind: Kind | None, text: str, options: dict, container: Container | None = None
+) -> Document:
+    """A document for a file a fix created, holding its text, added to the tree."""
+    document = Document(path, kind, options, container)
+    document.rel = rel
+    document.preset(text)
+    tree.documents.append(document)
+    return document
 
 
 def _run(rule: Rule, target: object, default_path: str, options: dict, errors: list[str]) -> list[Diagnostic]:

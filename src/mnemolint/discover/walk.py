@@ -156,7 +156,7 @@ class _Walk:
             self._unfollowed(entry, "it leads out of the linted tree")
             return None  # never read what lies behind a link out of the linted root
         if is_dir:
-            if self._within_own_container(entry.path):
+            if self._within_own_container(entry.path, resolved):
                 return None  # its files are walked under their real names: no topic twice
             return entry.path, ancestors + (key,), True
         if stat.S_ISREG(info.st_mode):
@@ -183,10 +183,10 @@ class _Walk:
         placed = self.placed(container) if container is not None else None
         return placed is not None and placed.shared_by_link
 
-    def _within_own_container(self, link: str) -> bool:
-        """Whether a linked directory leads back into the container holding the link."""
+    def _within_own_container(self, link: str, resolved: str) -> bool:
+        """Whether a linked directory (leading to `resolved`) leads back into the container holding the link."""
         container = self.enclosing_container(os.path.dirname(link))
-        return container is not None and inside(os.path.realpath(link), os.path.realpath(container))
+        return container is not None and inside(resolved, os.path.realpath(container))
 
     def _unfollowed(self, entry: os.DirEntry, reason: str) -> None:
         """A marker file that is a link not followed (a linked `MEMORY.md`) still makes its directory
