@@ -36,11 +36,9 @@ def page(code: str) -> str | None:
 
 def body(text: str) -> str:
     """A page without its frontmatter: what a reader of the page is shown."""
-    from mnemolint.parse.frontmatter import fences
+    from mnemolint.parse.frontmatter import after
 
-    lines = text.split("\n")
-    opened, close = fences(lines)
-    return "\n".join(lines[close:]) if opened and close else text
+    return after(text)[1]
 
 
 def sections(text: str) -> dict[str, str]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from mnemolint.parse.frontmatter import fences
+from mnemolint.parse.frontmatter import after
 from mnemolint.parse.textutil import js_trim, utf16_len, utf16_prefix_index
 from mnemolint.patterns import Lazy
 from mnemolint.readers import CLAUDE, WAVE
@@ -44,10 +44,7 @@ def counted_text(text: str, reader: Reader) -> str:
     """The text of `MEMORY.md` that `reader` counts against its caps (before trimming)."""
     if not reader.strips_index_markup:
         return text
-    lines = text.split("\n")
-    opened, close = fences(lines)
-    body = "\n".join(lines[close:]) if opened and close else text
-    return strip_block_comments(body)
+    return strip_block_comments(after(text)[1])
 
 
 def strip_block_comments(text: str) -> str:

@@ -211,6 +211,14 @@ def fences(lines: list[str]) -> tuple[bool, int]:
     return True, 0
 
 
+def after(text: str) -> tuple[int, str]:
+    """The lines before the body and the body: the text after a closed frontmatter block, else
+    (0, the whole text), as the agents that skip a frontmatter read it."""
+    lines = text.split("\n")
+    opened, close = fences(lines)
+    return (close, "\n".join(lines[close:])) if opened and close else (0, text)
+
+
 def split_and_parse(lines: list[str], max_depth: int) -> FrontMatter:
     """Find the fences in `lines` (as split on \\n, CRs kept) and read the YAML between them."""
     result = FrontMatter()

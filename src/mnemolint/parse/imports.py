@@ -19,6 +19,7 @@ import os
 import re
 
 from mnemolint.parse.document import Document
+from mnemolint.parse.frontmatter import after
 from mnemolint.parse.markdown import CODE, CODE_SPAN, FENCE, HTML, TEXT, runs
 from mnemolint.paths import inside
 from mnemolint.patterns import Lazy
@@ -60,7 +61,7 @@ def imports(text: str, folder: str, home: str | None = None) -> list[Import]:
     no path). A text too large to parse yields none."""
     if "@" not in text:
         return []
-    offset, body = _after_frontmatter(text)
+    offset, body = after(text)  # Claude Code scans the text after its frontmatter
     found = runs(body)
     if found is None:
         return []
@@ -88,17 +89,6 @@ def imports(text: str, folder: str, home: str | None = None) -> list[Import]:
                 column = _column(lines, line_number, match.group(1), cursor)
                 result.append(Import(line_number + offset, column, written, _resolve(written, folder, home), where))
     return result
-
-
-def _after_frontmatter(text: str) -> tuple[int, str]:
-    """Lines before the body, and the body: Claude Code scans the text after its frontmatter."""
-    from mnemolint.parse.frontmatter import fences
-
-    lines = text.split("\n")
-    opened, close = fences(lines)
-    if opened and close:
-        return close, "\n".join(lines[close:])
-    return 0, text
 
 
 def _valid(path: str) -> bool:
