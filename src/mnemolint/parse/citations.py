@@ -16,26 +16,28 @@ from __future__ import annotations
 
 import re
 
+from mnemolint.patterns import Lazy
+
 # Before a path: not a path, URL, host or drive character (`/x/a.py`, `//h/a.py`, `C:\a.py`,
 # `user@host.com:22`, `~/a.py`, `*.co:5432`). After the line: no letter or digit (`llama3.2:3b`).
 _PATH = r"(?P<path>(?:[A-Za-z0-9_.-]+/)*[A-Za-z0-9_-][A-Za-z0-9_.-]*\.[A-Za-z][A-Za-z0-9]{0,9})"
-# The expressions are left to `re`'s cache: a run that meets no citation never compiles them.
-_CITATION = (
+# Compiled on first use: a run that meets no citation never compiles them.
+_CITATION = Lazy(
     r"(?<![A-Za-z0-9_./\\:@~*%$#+=-])" + _PATH + r"(?::(?P<line>[0-9]{1,7})(?:[-–](?P<end>[0-9]{1,7}))?"
     r"|#L(?P<hline>[0-9]{1,7})(?:-L?(?P<hend>[0-9]{1,7}))?)(?![A-Za-z0-9_]|\.[0-9])"
 )
 # A `相关文件` list item holding one path: `- src/a.py`, `` - `src/a.py` ``, `- [src/a.py]`,
 # with or without its line, and maybe a note after a dash or a colon.
-_LISTED = r"\s*[-*+]\s+[\[`]*" + _PATH + r"(?::[0-9]{1,7}(?:[-–][0-9]{1,7})?)?[\]`]*(?:\s+\S.*|[:：].*)?"
-_RELATED = r" {0,3}#{1,6}\s*相关文件\s*#*\s*"
-_HEADING = r" {0,3}(#{1,6})\s"
-_FENCE = r" {0,3}(`{3,}|~{3,})"
+_LISTED = Lazy(r"\s*[-*+]\s+[\[`]*" + _PATH + r"(?::[0-9]{1,7}(?:[-–][0-9]{1,7})?)?[\]`]*(?:\s+\S.*|[:：].*)?")
+_RELATED = Lazy(r" {0,3}#{1,6}\s*相关文件\s*#*\s*")
+_HEADING = Lazy(r" {0,3}(#{1,6})\s")
+_FENCE = Lazy(r" {0,3}(`{3,}|~{3,})")
 # A bare name ending like these is a host (`db.pooler.supabase.com:6543`), not a file.
 _HOSTS = frozenset(("com", "net", "org", "io", "co", "dev", "app", "ai", "cloud", "local", "internal", "localhost"))
 # What a text with a citation holds: an extension then `:1`-`:9` or `#L`. Led by a literal `.`,
 # this one pass is ten times faster than substring tests for each mark (measured on 14 MB of
 # topics: 0.01 s), and it lets through 2 % of them; the full expression then runs on those only.
-_MARK = r"\.[A-Za-z][A-Za-z0-9]{0,9}(?::[1-9]|#L[1-9])"
+_MARK = Lazy(r"\.[A-Za-z][A-Za-z0-9]{0,9}(?::[1-9]|#L[1-9])")
 _RELATED_MARK = "相关文件"
 
 
@@ -64,7 +66,7 @@ class Citation:
 
 def may_cite(text: str) -> bool:
     """Whether `text` could hold a citation at all: one fast pass, before any line is looked at."""
-    return _RELATED_MARK in text or re.search(_MARK, text) is not None
+    return _RELATED_MARK in text or _MARK.search(text) is not None
 
 
 def find(lines: list[str]) -> list[Citation]:
@@ -78,25 +80,25 @@ def find(lines: list[str]) -> list[Citation]:
             if text.strip().startswith(fence):
                 fence = None
             continue
-        opened = re.match(_FENCE, text)
+        opened = _FENCE.match(text)
         if opened:
             fence = opened.group(1)[0] * 3
             continue
-        heading = re.match(_HEADING, text)
+        heading = _HEADING.match(text)
         if heading:
             level = len(heading.group(1))
-            if re.fullmatch(_RELATED, text):
+            if _RELATED.fullmatch(text):
                 related = level
                 continue
             if level <= related:
                 related = 0
         before = len(found)
-        for match in re.finditer(_CITATION, text):
+        for match in _CITATION.finditer(text):
             citation = _citation(match, number)
             if citation is not None:
                 found.append(citation)
         if related and len(found) == before:
-            listed = re.fullmatch(_LISTED, text)
+            listed = _LISTED.fullmatch(text)
             if listed and _usable(listed.group("path")):
                 found.append(Citation(listed.group("path"), _clean(listed.group("path")), None, None, number, 1))
     return found

@@ -31,7 +31,7 @@ from mnemolint.model import INFO, WARNING, Hit
 from mnemolint.options import INT, Option
 from mnemolint.parse import citations
 from mnemolint.parse.textutil import quote
-from mnemolint.paths import inside, upwards
+from mnemolint.paths import inside, repository
 from mnemolint.rules.base import TREE, Family, rule
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
@@ -107,9 +107,9 @@ def _project_folder(tree: Tree, path: str) -> str:
     """The folder an agent session that reads this memory works in: the nearest one holding
     `.git` (a repository or a linked worktree), else the linted root (else the memory's folder)."""
     folder = os.path.dirname(path)
-    for candidate in upwards(folder):
-        if os.path.exists(os.path.join(candidate, ".git")):
-            return candidate
+    found = repository(folder)
+    if os.path.exists(os.path.join(found, ".git")):
+        return found
     return tree.root if inside(path, tree.root) else folder
 
 
