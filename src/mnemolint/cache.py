@@ -32,11 +32,13 @@ import time
 
 from mnemolint import __version__
 from mnemolint.model import Diagnostic, Edit, Fix
+from mnemolint.parse.document import FACT_OBJECTS
 from mnemolint.parse.frontmatter import Ambiguous, FrontMatter
 from mnemolint.parse.suppress import Suppressions
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from mnemolint.config import Settings
@@ -93,11 +95,12 @@ class Cache:
         path = os.path.join(directory(settings), __version__, name)
         return cls(path, key, _read(path, key), cacheable)
 
-    def recall(self, documents: list[Document]) -> dict[str, list[Diagnostic]]:
-        """Give each unchanged document its cached facts; its cached findings, by path."""
-        return _without_gc(self._recall, documents)
+    def recall(self, documents: list[Document], wanted: Callable[[str], bool]) -> dict[str, list[Diagnostic]]:
+        """Give each unchanged document its cached facts; its cached findings, by path (made only
+        for the `wanted` ones, the focus of the run: the others' findings are never reported)."""
+        return _without_gc(self._recall, documents, wanted)
 
-    def _recall(self, documents: list[Document]) -> dict[str, list[Diagnostic]]:
+    def _recall(self, documents: list[Document], wanted: Callable[[str], bool]) -> dict[str, list[Diagnostic]]:
         found: dict[str, list[Diagnostic]] = {}
         entries = self.entries
         self.seen.update(document.path for document in documents)
@@ -109,7 +112,9 @@ class Cache:
                 held = _valid(entry, document, self.started)
                 if held is not None:
                     facts, findings, vouched = held
-                    diagnostics = [_diagnostic(item, document.path) for item in findings]
+                    diagnostics = (
+                        [_diagnostic(item, document.path) for item in findings] if wanted(document.path) else []
+                    )
                     document.recall(_thaw_facts(facts))  # last: a bad entry raised before it
                     found[document.path] = diagnostics
                     if vouched:  # its bytes matched, and it is no longer racy: say so
@@ -255,9 +260,10 @@ def _entry(document: Document, findings: list[tuple], racy_after: int, started: 
     """The cache entry of a document checked this run, or None when it cannot have one."""
     if document.kind is None or not document.known:
         return None
+    known = document.facts()
     try:
         info = os.stat(document.path)
-        facts = _freeze_facts(document.facts())
+        facts = _freeze_facts(known)
     except (OSError, _Unplain):
         return None
     if info.st_size != document.size and not document.too_large:
@@ -276,7 +282,7 @@ def _entry(document: Document, findings: list[tuple], racy_after: int, started: 
         body = marshal.dumps((place, digest, facts, tuple(findings)))
     except ValueError:
         try:  # frontmatter with a date in it, most likely (`created: 2025-01-31`)
-            body = marshal.dumps((place, digest, _freeze_facts(document.facts(), dated=True), tuple(findings)))
+            body = marshal.dumps((place, digest, _freeze_facts(known, dated=True), tuple(findings)))
         except (ValueError, _Unplain):
             return None
     return (info.st_size, info.st_mtime_ns, info.st_ino, started, body)
@@ -414,12 +420,12 @@ _BUILDERS = {name: _builder(cls) for name, cls in _CLASSES.items()}
 
 def _freeze_facts(facts: tuple, dated: bool = False) -> tuple:
     """`Document.facts()` to keep: only its parsed frontmatter and suppressions are objects."""
-    return facts[:7] + (_freeze(facts[7], dated), _freeze(facts[8], dated)) + facts[9:]
+    return tuple(_freeze(fact, dated) if index in FACT_OBJECTS else fact for index, fact in enumerate(facts))
 
 
 def _thaw_facts(facts: tuple) -> tuple:
     """`Document.facts()` as kept: only its parsed frontmatter and suppressions are objects."""
-    return facts[:7] + (_thaw(facts[7]), _thaw(facts[8])) + facts[9:]
+    return tuple(_thaw(fact) if index in FACT_OBJECTS else fact for index, fact in enumerate(facts))
 
 
 def _frozen_diagnostic(diagnostic: Diagnostic) -> tuple:

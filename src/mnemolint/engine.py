@@ -120,7 +120,7 @@ def lint(paths: list[str], settings: Settings, fixed: dict[str, str] | None = No
         _use_fixed_text(tree, fixed, settings.options)
     options = settings.options
     for_kind = dispatch.for_kind
-    recalled = memo.recall(tree.documents) if memo is not None else {}
+    recalled = memo.recall(tree.documents, tree.in_focus) if memo is not None else {}
 
     def check(documents: list[Document]) -> parallel.Checked:
         """Per-file rules over `documents`: the hot loop of a large run, so `_run` is inlined."""

@@ -12,7 +12,7 @@ import posixpath
 import re
 
 from mnemolint.kinds.base import Container, ContainerType, Kind
-from mnemolint.parse.document import Document
+from mnemolint.parse.document import RELATIONS, Document
 from mnemolint.parse.index_lines import BLANK, HEADING, IndexLine, LoadCut, classify, load_cut
 from mnemolint.parse.textutil import undecodable
 from mnemolint.patterns import Lazy
@@ -359,6 +359,6 @@ TOPIC = Kind(
     unread_frontmatter="YAML readers (Claude Code's among them) get no name, description or type from this file",
     fields="name, description and type",
     # seed 000's three, and seed 001's scope, `when` and links between memories (MEM208, MEM212)
-    keys=("name", "description", "type", "scope", "when", "relates_to", "supersedes", "superseded_by"),
+    keys=("name", "description", "type", "scope", "when", *RELATIONS),
     reader=_reader,
 )

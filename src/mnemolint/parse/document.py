@@ -11,22 +11,38 @@ import os
 import stat
 
 from mnemolint.parse import suppress
+from mnemolint.parse.citations import may_cite
 from mnemolint.parse.frontmatter import FrontMatter, split_and_parse
 from mnemolint.parse.textutil import js_trim
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from mnemolint.kinds.base import Container, Kind
     from mnemolint.readers import Reader
 
 BOM = "\ufeff"
 
 
-# What container rules look for before they read a file (MEM212: a link, a relation to another
-# memory); a cached file answers `Document.holds` from these without being read.
-MARKS = ("](", "]:", "relates_to", "supersedes", "superseded_by")
-# The slots `facts()` gives the cache, in its order (cache.py thaws the frontmatter and the
-# suppressions, 7 and 8, into objects).
+# The frontmatter keys by which a memory names others (seed 001; MEM212 follows them).
+RELATIONS = ("relates_to", "supersedes", "superseded_by")
+CITES = "a citation"  # the mark of a text that may cite `path/file.ext:123` (parse/citations.py)
+
+
+# What container and tree rules look for before they read a file (MEM212: a link, a relation to
+# another memory; the CIT rules: a citation), each with its test of the text; a cached file
+# answers `Document.holds` from these without being read.
+def _substring(mark: str) -> Callable[[str], bool]:
+    def found(text: str) -> bool:
+        return mark in text
+
+    return found
+
+
+MARKS: dict[str, Callable[[str], bool]] = {mark: _substring(mark) for mark in ("](", "]:", *RELATIONS)}
+MARKS[CITES] = may_cite
+# The slots `facts()` gives the cache, in its order.
 _FACTS = (
     "_size",
     "_too_large",
@@ -39,6 +55,9 @@ _FACTS = (
     "_suppressions",
     "_marks",
 )
+# Where in `facts()` the objects are (the parsed frontmatter, the suppressions), which the cache
+# freezes into plain data and thaws back.
+FACT_OBJECTS = (_FACTS.index("_frontmatter"), _FACTS.index("_suppressions"))
 
 
 class Document:
@@ -252,14 +271,14 @@ class Document:
         if self._recalled and not self._loaded and self._marks is not None:
             return mark in self._marks
         text = self.text
-        return text is not None and mark in text
+        return text is not None and MARKS[mark](text)
 
     def facts(self) -> tuple:
         """What this run learnt of the file without its text, for the cache (cache.py) to keep:
         what reading it found, and what was parsed of it (None, False: not parsed this run)."""
         if self._loaded:
             text = self._text or ""
-            self._marks = tuple(mark for mark in MARKS if mark in text)
+            self._marks = tuple(mark for mark, found in MARKS.items() if found(text))
         return tuple(getattr(self, name) for name in _FACTS)
 
     def recall(self, facts: tuple) -> None:

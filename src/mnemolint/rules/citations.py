@@ -30,6 +30,7 @@ from mnemolint.kinds import ai_memory, instructions, memory, rules
 from mnemolint.model import INFO, WARNING, Hit
 from mnemolint.options import INT, Option
 from mnemolint.parse import citations
+from mnemolint.parse.document import CITES
 from mnemolint.parse.textutil import quote
 from mnemolint.paths import inside, repository
 from mnemolint.rules.base import TREE, Family, rule
@@ -93,8 +94,7 @@ def _resolve_all(tree: Tree) -> list[Cited]:
     for document in tree.documents:
         if document.kind not in CITING or not tree.in_focus(document.path):
             continue
-        text = document.text
-        if text is None or not citations.may_cite(text):
+        if not document.holds(CITES):  # known from the cache for an unchanged file, without reading it
             continue
         cites = citations.find(document.lines)
         if cites:

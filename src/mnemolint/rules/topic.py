@@ -11,7 +11,7 @@ from mnemolint.kinds.rules import RULE_FILE
 from mnemolint.model import ERROR, INFO, WARNING, Hit
 from mnemolint.options import INT, RATIO, Option
 from mnemolint.parse import frontmatter as fm
-from mnemolint.parse.document import Document
+from mnemolint.parse.document import RELATIONS, Document
 from mnemolint.parse.textutil import quote, utf16_len
 from mnemolint.parse.wording import FUNCTION_WORDS, UNSPACED
 from mnemolint.patterns import Lazy
@@ -89,7 +89,7 @@ def topic_near_limit(document: Document, options: dict) -> Iterator[Hit]:
 def _readable_frontmatter(document: Document) -> fm.FrontMatter | None:
     """The frontmatter when its fields can be judged (broken YAML is FM0xx's to report), in a file
     that holds a memory."""
-    if document.text is None or not _a_memory(document):
+    if not document.readable or not _a_memory(document):  # `readable`: known from the cache without a read
         return None
     front = document.frontmatter
     return front if front.status in (fm.OK, fm.NONE) else None
@@ -590,7 +590,6 @@ def description_imperative(document: Document, options: dict) -> Iterator[Hit]:
         )
 
 
-_RELATIONS = ("relates_to", "supersedes", "superseded_by")
 # An entry as people write it: `[[b]]` (a wiki link), `[B](b.md)`, `b.md#intro`: what it names.
 _ENTRY_SYNTAX = Lazy(r"\[\[([^\]|]*)(?:\|[^\]]*)?\]\]|\[[^\]]*\]\(([^)]*)\)")
 
@@ -616,7 +615,7 @@ def topic_broken_link(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     known: set[str] | None = None  # what a relation entry that is not a path may name: titles and stems
     folders = {rel.rsplit("/", depth)[0] for rel in memdir.topic_by_rel for depth in range(1, rel.count("/") + 1)}
     for topic in sorted(memdir.topics, key=lambda document: document.rel):
-        related = any(topic.holds(key) for key in _RELATIONS)
+        related = any(topic.holds(key) for key in RELATIONS)
         linking = topic.holds("](") or topic.holds("]:")
         if not (related or linking) or not topic.readable or memdir.secondary(topic) is not None:
             continue  # nothing to follow (known from the cache without reading); a secondary index is MEM104's
@@ -667,7 +666,7 @@ def _relations(front: fm.FrontMatter | None) -> Iterator[tuple[str, str, int]]:
     """Each `relates_to` / `supersedes` / `superseded_by` entry (the value is a string or a list
     of strings), with its key and line."""
     data = front.data if front is not None and isinstance(front.data, dict) else {}
-    for key in _RELATIONS:
+    for key in RELATIONS:
         value = data.get(key)
         for entry in [value] if isinstance(value, str) else value if isinstance(value, list) else ():
             named = _named(entry) if isinstance(entry, str) else ""
