@@ -194,11 +194,17 @@ def _source_stamp() -> list[tuple[str, int, int]]:
     version, though it says the same `__version__`."""
     top = os.path.dirname(os.path.abspath(__file__))
     stamp = []
-    for folder, _, names in os.walk(top):
-        for name in sorted(names):
-            if name.endswith(".py"):
-                info = os.stat(os.path.join(folder, name))
-                stamp.append((os.path.relpath(os.path.join(folder, name), top), info.st_size, info.st_mtime_ns))
+    pending = [(top, "")]  # a folder, and its path relative to `top` as `relpath` writes it
+    while pending:
+        folder, rel = pending.pop()
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name != "__pycache__":  # compiled files: no source of its own
+                        pending.append((entry.path, os.path.join(rel, entry.name)))
+                elif entry.name.endswith(".py"):
+                    info = entry.stat()
+                    stamp.append((os.path.join(rel, entry.name), info.st_size, info.st_mtime_ns))
     return sorted(stamp)
 
 
