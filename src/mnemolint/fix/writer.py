@@ -1,4 +1,7 @@
-"""The one place mnemolint writes files: atomically, never through a link, never over a change.
+"""The one place mnemolint writes the files it lints: atomically, never through a link, never over a change.
+
+(Its own cache, `.mnemolint_cache/`, is written by cache.py: a throwaway file of its own, replaced
+atomically, with none of a memory file's locks and checks.)
 
 A memory dir is where agents write without asking, and anyone who can write there can swap its
 files and directories while a fix runs (docs/security.md). So `publish`:
