@@ -107,14 +107,20 @@ def settings_from_args(args: argparse.Namespace, start: str) -> Settings:
     return settings
 
 
-def memory_dir_settings(args: argparse.Namespace, given: str) -> tuple[str, Settings]:
-    """The memory dir a command names (`DIR` of `index`, `preview`, `manifest`) as an absolute
-    path, and the settings for it, in which it is a memory dir because the user says so, even
-    without MEMORY.md or a `memory-dirs` entry. A link is never read or written through."""
+def directory_argument(given: str) -> str:
+    """The directory a command names, as an absolute path (a usage error when it is none)."""
     working_directory()
     directory = os.path.abspath(given)
     if not os.path.isdir(directory):
         raise ConfigError(f"not a directory: {given}")
+    return directory
+
+
+def memory_dir_settings(args: argparse.Namespace, given: str) -> tuple[str, Settings]:
+    """The memory dir a command names (`DIR` of `index`, `preview`, `manifest`) as an absolute
+    path, and the settings for it, in which it is a memory dir because the user says so, even
+    without MEMORY.md or a `memory-dirs` entry. A link is never read or written through."""
+    directory = directory_argument(given)
     if os.path.islink(directory):
         raise ConfigError(f"{given} is a symlink: give the memory dir it points to")
     settings = settings_from_args(args, directory)

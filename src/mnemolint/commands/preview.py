@@ -177,15 +177,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_codex(args: argparse.Namespace) -> int:
-    import os
+    from mnemolint.commands.common import directory_argument, settings_from_args
 
-    from mnemolint.commands.common import settings_from_args, working_directory
-    from mnemolint.errors import ConfigError
-
-    working_directory()
-    directory = os.path.abspath(args.directory)
-    if not os.path.isdir(directory):
-        raise ConfigError(f"not a directory: {args.directory}")
+    directory = directory_argument(args.directory)
     facts = codex_preview(directory, settings_from_args(args, directory).options)
     if args.output_format == "json":
         import json
