@@ -186,7 +186,7 @@ def find_mirror(mirrors: Path, repo: str) -> str | None:
 def read_manifest(path: Path) -> list[dict[str, str]]:
     lines = path.read_text(encoding="utf-8").splitlines()
     header = lines[0].split("\t")
-    return [dict(zip(header, line.split("\t"))) for line in lines[1:] if line and not line.startswith("#")]
+    return [dict(zip(header, line.split("\t"), strict=True)) for line in lines[1:] if line and not line.startswith("#")]
 
 
 def safe_target(root: Path, path: str) -> Path:

@@ -1,0 +1,119 @@
+"""Measure mnemolint's precision on the held-out half of the rebuilt corpus (see collect.py).
+
+    measure.py run --corpus /work/corpus2 --out /work/h8tmp/measure [--mnemolint BIN] [-- CHECK-ARGS]
+    measure.py table --judgements tests/corpus/judgements-heldout.tsv --findings OUT/findings.jsonl
+
+`run` lints every held-out tree (one `mnemolint check` per repository, run from inside it, the
+cache off, the clock fixed), keeps each finding with its repository, and writes `findings.jsonl`
+and `sample.tsv`: per rule every finding when there are at most 30, else 30 drawn with a fixed
+seed, with verdict and reason left blank to be filled by a person reading each one. A finding on
+a file the manifest does not list (a placeholder, see collect.py) says the tree is not faithful
+there and is counted apart. `table` prints the per-rule table of a judged sample.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from collect import read_manifest
+
+HERE = Path(__file__).resolve().parent
+TESTS = HERE.parents[1] / "tests" / "corpus"
+SAMPLE = 30
+SEED = 22  # the issue's number: fixed before any finding was read
+JUDGED = ("repo", "path", "line", "code", "verdict", "reason", "message")
+
+
+def held_out() -> list[str]:
+    rows = read_manifest(TESTS / "split2.tsv")
+    return [row["repo"] for row in rows if row["used_as"] == "held-out"]
+
+
+def listed() -> set[tuple[str, str]]:
+    return {(row["repo"], row["path"]) for row in read_manifest(TESTS / "manifest2.tsv")}
+
+
+def run(corpus: Path, out: Path, mnemolint: str, extra: list[str]) -> int:
+    out.mkdir(parents=True, exist_ok=True)
+    real = listed()
+    findings, artefacts = [], []
+    for repo in held_out():
+        root = corpus / repo.replace("/", "__")
+        command = [mnemolint, "check", "--no-cache", "--output-format", "json", "--now", "2026-12-01", *extra, "."]
+        result = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=900)
+        if result.returncode not in (0, 1) or result.stderr:
+            print(f"{repo}: exit {result.returncode}: {result.stderr[:500]}", file=sys.stderr)
+        for finding in json.loads(result.stdout or "[]"):
+            finding["repo"] = repo
+            faithful = (repo, finding["path"]) in real or os.path.islink(root / finding["path"])
+            (findings if faithful else artefacts).append(finding)
+    findings.sort(key=lambda f: (f["code"], f["repo"], f["path"], f["line"] or 0, f["column"] or 0))
+    with open(out / "findings.jsonl", "w", encoding="utf-8") as handle:
+        for finding in findings:
+            handle.write(json.dumps(finding, ensure_ascii=False) + "\n")
+    by_rule: dict[str, list[dict]] = defaultdict(list)
+    for finding in findings:
+        by_rule[finding["code"]].append(finding)
+    chance = random.Random(SEED)
+    with open(out / "sample.tsv", "w", encoding="utf-8") as handle:
+        handle.write("\t".join(JUDGED) + "\n")
+        for code in sorted(by_rule):
+            chosen = by_rule[code] if len(by_rule[code]) <= SAMPLE else chance.sample(by_rule[code], SAMPLE)
+            for finding in chosen:
+                message = " ".join(finding["message"].split())
+                handle.write(
+                    f"{finding['repo']}\t{finding['path']}\t{finding['line'] or ''}\t{code}\t\t\t{message}\n"
+                )
+    counts = Counter(finding["code"] for finding in findings)
+    print(f"{len(findings)} findings in {len(held_out())} held-out repositories; {len(artefacts)} on placeholders")
+    for code, count in sorted(counts.items()):
+        print(f"{code}\t{count}")
+    for finding in artefacts[:20]:
+        print(f"placeholder: {finding['repo']}:{finding['path']}:{finding['line']} {finding['code']}", file=sys.stderr)
+    return 0
+
+
+def table(judgements: Path, findings: Path) -> int:
+    counts = Counter(json.loads(line)["code"] for line in findings.read_text(encoding="utf-8").splitlines() if line)
+    verdicts: dict[str, Counter] = defaultdict(Counter)
+    for row in read_manifest(judgements):
+        verdicts[row["code"]][row["verdict"]] += 1
+    print("| rule | findings | read | true | false | debatable | precision |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for code in sorted(counts):
+        seen = verdicts[code]
+        read = sum(seen.values())
+        judged = seen["true"] + seen["false"]
+        precision = f"{100 * seen['true'] / judged:.0f} %" if judged else "—"
+        print(
+            f"| {code} | {counts[code]} | {read} | {seen['true']} | {seen['false']} | {seen['debatable']} | {precision} |"
+        )
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    measure = commands.add_parser("run", help="lint the held-out trees and draw the sample to read")
+    measure.add_argument("--corpus", type=Path, required=True)
+    measure.add_argument("--out", type=Path, required=True)
+    measure.add_argument("--mnemolint", default=os.environ.get("MNEMOLINT", "mnemolint"))
+    measure.add_argument("extra", nargs="*", help="more `mnemolint check` arguments, after --")
+    summary = commands.add_parser("table", help="print the per-rule table of a judged sample")
+    summary.add_argument("--judgements", type=Path, required=True)
+    summary.add_argument("--findings", type=Path, required=True)
+    arguments = parser.parse_args(argv)
+    if arguments.command == "run":
+        return run(arguments.corpus, arguments.out, arguments.mnemolint, arguments.extra)
+    return table(arguments.judgements, arguments.findings)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
