@@ -68,9 +68,7 @@ def run(corpus: Path, out: Path, mnemolint: str, extra: list[str]) -> int:
             chosen = by_rule[code] if len(by_rule[code]) <= SAMPLE else chance.sample(by_rule[code], SAMPLE)
             for finding in chosen:
                 message = " ".join(finding["message"].split())
-                handle.write(
-                    f"{finding['repo']}\t{finding['path']}\t{finding['line'] or ''}\t{code}\t\t\t{message}\n"
-                )
+                handle.write(f"{finding['repo']}\t{finding['path']}\t{finding['line'] or ''}\t{code}\t\t\t{message}\n")
     counts = Counter(finding["code"] for finding in findings)
     print(f"{len(findings)} findings in {len(held_out())} held-out repositories; {len(artefacts)} on placeholders")
     for code, count in sorted(counts.items()):
@@ -92,9 +90,8 @@ def table(judgements: Path, findings: Path) -> int:
         read = sum(seen.values())
         judged = seen["true"] + seen["false"]
         precision = f"{100 * seen['true'] / judged:.0f} %" if judged else "—"
-        print(
-            f"| {code} | {counts[code]} | {read} | {seen['true']} | {seen['false']} | {seen['debatable']} | {precision} |"
-        )
+        cells = [code, counts[code], read, seen["true"], seen["false"], seen["debatable"], precision]
+        print("| " + " | ".join(str(cell) for cell in cells) + " |")
     return 0
 
 
