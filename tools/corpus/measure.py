@@ -6,7 +6,9 @@
 `run` lints every held-out tree (one `mnemolint check` per repository, run from inside it, the
 cache off, the clock fixed), keeps each finding with its repository, and writes `findings.jsonl`
 and `sample.tsv`: per rule every finding when there are at most 30, else 30 drawn with a fixed
-seed, with verdict and reason left blank to be filled by a person reading each one. A finding on
+seed, with verdict and reason blank to be filled by a person reading each one, or carried over
+from `--judged` (an earlier judged sample) where the same finding was judged before. Messages
+are written with any secret in them masked. A finding on
 a file the manifest does not list (a placeholder, see collect.py) says the tree is not faithful
 there and is counted apart. `table` prints the per-rule table of a judged sample.
 """
@@ -24,10 +26,12 @@ from pathlib import Path
 
 from collect import read_manifest
 
+from mnemolint.redact import redact
+
 HERE = Path(__file__).resolve().parent
 TESTS = HERE.parents[1] / "tests" / "corpus"
 SAMPLE = 30
-SEED = 22  # the issue's number: fixed before any finding was read
+SEED = 22  # fixed before any finding was read; each rule draws from its own stream
 JUDGED = ("repo", "path", "line", "code", "verdict", "reason", "message")
 
 
@@ -40,7 +44,23 @@ def listed() -> set[tuple[str, str]]:
     return {(row["repo"], row["path"]) for row in read_manifest(TESTS / "manifest2.tsv")}
 
 
-def run(corpus: Path, out: Path, mnemolint: str, extra: list[str]) -> int:
+def judged_before(path: Path | None) -> dict[tuple, tuple[str, str]]:
+    """Verdicts already given, by the finding they were given to (see `run`)."""
+    if path is None:
+        return {}
+    verdicts, seen = {}, Counter()
+    for row in read_manifest(path):
+        key = (row["repo"], row["path"], row["line"], row["code"])
+        verdicts[(*key, seen[key])] = (row["verdict"], row["reason"])
+        seen[key] += 1
+    return verdicts
+
+
+def shorten(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def run(corpus: Path, out: Path, mnemolint: str, extra: list[str], judged: Path | None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     real = listed()
     findings, artefacts = [], []
@@ -54,21 +74,31 @@ def run(corpus: Path, out: Path, mnemolint: str, extra: list[str]) -> int:
             finding["repo"] = repo
             faithful = (repo, finding["path"]) in real or os.path.islink(root / finding["path"])
             (findings if faithful else artefacts).append(finding)
-    findings.sort(key=lambda f: (f["code"], f["repo"], f["path"], f["line"] or 0, f["column"] or 0))
+    findings.sort(key=lambda f: (f["code"], f["repo"], f["path"], f["line"] or 0, f["column"] or 0, f["message"]))
     with open(out / "findings.jsonl", "w", encoding="utf-8") as handle:
         for finding in findings:
             handle.write(json.dumps(finding, ensure_ascii=False) + "\n")
     by_rule: dict[str, list[dict]] = defaultdict(list)
+    seen: Counter = Counter()
     for finding in findings:
+        key = (finding["repo"], finding["path"], str(finding["line"] or ""), finding["code"])
+        finding["key"] = (*key, seen[key])  # the nth finding of a file's line under one rule
+        seen[key] += 1
         by_rule[finding["code"]].append(finding)
-    chance = random.Random(SEED)
+    before = judged_before(judged)
+    missing = 0
     with open(out / "sample.tsv", "w", encoding="utf-8") as handle:
         handle.write("\t".join(JUDGED) + "\n")
         for code in sorted(by_rule):
+            chance = random.Random(f"{SEED}:{code}")  # one draw per rule: a change in one leaves the others
             chosen = by_rule[code] if len(by_rule[code]) <= SAMPLE else chance.sample(by_rule[code], SAMPLE)
             for finding in chosen:
-                message = " ".join(finding["message"].split())
-                handle.write(f"{finding['repo']}\t{finding['path']}\t{finding['line'] or ''}\t{code}\t\t\t{message}\n")
+                verdict, reason = before.get(finding["key"], ("", ""))
+                missing += not verdict
+                message = shorten(redact(" ".join(finding["message"].split())))
+                cells = [*finding["key"][:4], verdict, reason, message]
+                handle.write("\t".join(cells) + "\n")
+    print(f"{missing} sampled findings have no verdict yet")
     counts = Counter(finding["code"] for finding in findings)
     print(f"{len(findings)} findings in {len(held_out())} held-out repositories; {len(artefacts)} on placeholders")
     for code, count in sorted(counts.items()):
@@ -102,13 +132,14 @@ def main(argv: list[str] | None = None) -> int:
     measure.add_argument("--corpus", type=Path, required=True)
     measure.add_argument("--out", type=Path, required=True)
     measure.add_argument("--mnemolint", default=os.environ.get("MNEMOLINT", "mnemolint"))
+    measure.add_argument("--judged", type=Path, help="verdicts given before, carried over to the findings they fit")
     measure.add_argument("extra", nargs="*", help="more `mnemolint check` arguments, after --")
     summary = commands.add_parser("table", help="print the per-rule table of a judged sample")
     summary.add_argument("--judgements", type=Path, required=True)
     summary.add_argument("--findings", type=Path, required=True)
     arguments = parser.parse_args(argv)
     if arguments.command == "run":
-        return run(arguments.corpus, arguments.out, arguments.mnemolint, arguments.extra)
+        return run(arguments.corpus, arguments.out, arguments.mnemolint, arguments.extra, arguments.judged)
     return table(arguments.judgements, arguments.findings)
 
 
