@@ -68,7 +68,12 @@ def read(path: PathLike, agent: str = "claude-code") -> Any:
     an unclosed fence) is empty, and the body is then the whole file, as the agent has it.
     The file is read as UTF-8 (undecodable bytes replaced), at most `max-file-bytes`.
     """
-    import frontmatter  # python-frontmatter: the one place it is imported
+    try:
+        import frontmatter  # python-frontmatter: the one place it is imported
+    except ImportError:
+        raise ImportError(
+            "mnemolint.api.read returns a python-frontmatter Post: install it with `pip install 'mnemolint[api]'`"
+        ) from None
 
     if agent not in AGENTS:
         raise ValueError(f"agent must be one of {', '.join(AGENTS)}, not {agent!r}")

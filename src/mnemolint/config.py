@@ -185,24 +185,20 @@ def glob_flags() -> int:
 def _check_globs(settings: Settings, where: str) -> None:
     """Expand the configured globs now, so that too many fail here, naming the key, and not on
     the first path matched; all of them together get `MAX_GLOBS` expanded globs."""
-    groups = [(f"`{key}`", getattr(settings, key.replace("-", "_")), True) for key in _GLOB_KEYS]
-    groups += [(f"`per-file-ignores` glob `{glob}`", [glob], False) for glob in settings.per_file_ignores]
-    if not any(patterns for _, patterns, _ in groups):
+    groups = [(f"`{key}`", getattr(settings, key.replace("-", "_"))) for key in _GLOB_KEYS]
+    groups += [(f"`per-file-ignores` glob `{glob}`", [glob]) for glob in settings.per_file_ignores]
+    if not any(patterns for _, patterns in groups):
         return
-    from wcmatch import glob
-    from wcmatch._wcparse import PatternLimitException
+    import bracex  # wcmatch's own brace expander: a glob expands to exactly what it makes of it
 
     from mnemolint.parse.textutil import shorten
 
     left = MAX_GLOBS
-    for label, patterns, negate in groups:
-        if not patterns:
-            continue
-        flags = glob_flags() | (glob.NEGATE if negate else 0)
+    for label, patterns in groups:
         try:
-            positive, negative = glob.translate(patterns, flags=flags, limit=max(left, 1))  # 0: no limit
-            left -= len(positive) + len(negative)
-        except PatternLimitException:
+            for pattern in patterns:
+                left -= len(bracex.expand(pattern, limit=max(left, 1)))
+        except bracex.ExpansionLimitException:
             left = -1
         if left < 0:
             raise ConfigError(
