@@ -165,6 +165,11 @@ def apply_table(settings: Settings, data: dict, where: str) -> None:
                 settings.options[key] = _registry()[key].validate(value)
             except ValueError as error:
                 raise ConfigError(f"{label} {error}") from None
+        elif key == "tool" and where != "pyproject.toml":
+            raise ConfigError(
+                f"{label} is not a mnemolint setting: in {where} the settings stand at the top level, "
+                "without the `[tool.mnemolint]` header that only pyproject.toml needs"
+            )
         else:
             raise ConfigError(f"{label} is not a mnemolint setting")
     _check_globs(settings, where)
@@ -209,7 +214,16 @@ def _check_globs(settings: Settings, where: str) -> None:
 
 def _string_list(value: object, label: str) -> list[str]:
     if isinstance(value, str):
-        return [value]
+        raise ConfigError(f"{label} must be a list of strings: write [{_toml_string(value)}], not a bare string")
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise ConfigError(f"{label} must be a list of strings")
     return list(value)
+
+
+def _toml_string(value: str) -> str:
+    """`value` as a TOML basic string, cut short for a message."""
+    import json
+
+    from mnemolint.parse.textutil import shorten
+
+    return json.dumps(shorten(value, 60), ensure_ascii=False)
