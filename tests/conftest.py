@@ -22,7 +22,8 @@ hypothesis_settings.register_profile("mnemolint", derandomize=True)
 hypothesis_settings.load_profile("mnemolint")
 
 # The bundled example repository: one defect of each kind, shown by every output format's tests.
-EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "example-repo"
+PROJECT = Path(__file__).resolve().parent.parent
+EXAMPLE = PROJECT / "docs" / "example-repo"
 
 
 def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
@@ -123,3 +124,40 @@ def summary_of(example: Path) -> tuple[int, str]:
     return len(json.loads(run_cli("check", "--output-format", "json", cwd=example).stdout)), result.stdout.splitlines()[
         -1
     ]
+
+
+# What building and running the package needs from this checkout (the packaging tests).
+SHIPPED = ("pyproject.toml", "README.md", "CHANGELOG.md", "src", "rules-catalog", ".pre-commit-hooks.yaml")
+
+
+@pytest.fixture(scope="session")
+def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """This checkout as pre-commit would clone it: the working tree's files, committed.
+
+    try-repo on the checkout itself would install only what is committed (plus tracked changes),
+    silently testing an older `.pre-commit-hooks.yaml` in a work tree with new files.
+    """
+    repo = tmp_path_factory.mktemp("hook-repo")
+    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info")
+    for name in SHIPPED:
+        source = PROJECT / name
+        if source.is_dir():
+            shutil.copytree(source, repo / name, ignore=ignore)
+        else:
+            shutil.copy2(source, repo / name)
+    git("init", "-q", cwd=repo)
+    git("add", "-A", cwd=repo)
+    git("commit", "-q", "-m", "snapshot", cwd=repo)
+    return repo
+
+
+@pytest.fixture(scope="session")
+def wheelhouse(tmp_path_factory: pytest.TempPathFactory, hook_repo: Path) -> Path:
+    """The mnemolint wheel, its dependencies and its build backend: the one step that needs the index."""
+    wheels = tmp_path_factory.mktemp("wheelhouse")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--wheel-dir", str(wheels), str(hook_repo), "hatchling"],
+        check=True,
+        timeout=600,
+    )
+    return wheels

@@ -334,6 +334,9 @@ def test_config_precedence_in_one_directory(tree, names: list[str], winner: str)
         pytest.param('select = ["MEM1", "XYZ9"]\n', "XYZ9", id="select-unknown-code"),
         pytest.param("select = [\n", "mnemolint.toml", id="invalid-toml"),
         pytest.param("index-warn-ratio = 5\n", "index-warn-ratio", id="ratio-above-one"),
+        pytest.param('ignore = "LNK"\n', 'write ["LNK"]', id="a-string-for-a-list"),
+        pytest.param('[per-file-ignores]\n"a.md" = "MEM1"\n', "a.md", id="per-file-ignore-a-string"),
+        pytest.param('[tool.mnemolint]\nselect = ["ALL"]\n', "without the `[tool.mnemolint]` header", id="tool-table"),
     ],
 )
 def test_bad_config_is_a_usage_error_naming_the_key(tree, body: str, named: str) -> None:

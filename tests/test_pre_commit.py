@@ -31,8 +31,6 @@ MANIFEST = PROJECT / ".pre-commit-hooks.yaml"
 EXAMPLE_CONFIG = PROJECT / "hooks" / ".pre-commit-config.yaml"
 WORKFLOW = PROJECT / "hooks" / "github-actions" / "mnemolint.yml"
 GIT_HOOK = PROJECT / "hooks" / "pre-commit"
-# What building and running the hooks needs from this checkout.
-SHIPPED = ("pyproject.toml", "README.md", "src", "rules-catalog", ".pre-commit-hooks.yaml")
 TOPIC = "---\nname: {0}\ndescription: {0} notes\ntype: project\n---\nBody.\n"
 
 packaging = pytest.mark.packaging
@@ -224,39 +222,6 @@ def test_gitlab_recipes(example: Path) -> None:
 
 
 # --- the hooks installed by pre-commit, and the wheel ---------------------------------------------
-
-
-@pytest.fixture(scope="session")
-def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """This checkout as pre-commit would clone it: the working tree's files, committed.
-
-    try-repo on the checkout itself would install only what is committed (plus tracked changes),
-    silently testing an older `.pre-commit-hooks.yaml` in a work tree with new files.
-    """
-    repo = tmp_path_factory.mktemp("hook-repo")
-    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info")
-    for name in SHIPPED:
-        source = PROJECT / name
-        if source.is_dir():
-            shutil.copytree(source, repo / name, ignore=ignore)
-        else:
-            shutil.copy2(source, repo / name)
-    git("init", "-q", cwd=repo)
-    git("add", "-A", cwd=repo)
-    git("commit", "-q", "-m", "snapshot", cwd=repo)
-    return repo
-
-
-@pytest.fixture(scope="session")
-def wheelhouse(tmp_path_factory: pytest.TempPathFactory, hook_repo: Path) -> Path:
-    """The mnemolint wheel, its dependencies and its build backend: the one step that needs the index."""
-    wheels = tmp_path_factory.mktemp("wheelhouse")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--wheel-dir", str(wheels), str(hook_repo), "hatchling"],
-        check=True,
-        timeout=600,
-    )
-    return wheels
 
 
 @pytest.fixture

@@ -62,13 +62,18 @@ def read(path: PathLike, agent: str = "claude-code") -> Any:
     """The memory file at `path` as `agent` reads it, as a `frontmatter.Post`.
 
     Claude Code reads the frontmatter as YAML (mnemolint's YAML 1.2 reading: `no` stays a string,
-    anchors and aliases are refused); Wave with its own line reader (READERS.md §1: strings and
+    anchors and aliases are refused); Wave with its own line reader (strings and
     string lists only, a flow list is one string, continuation lines of a value on the key's line
     are lost, a BOM hides the block). Metadata a reader cannot take (invalid YAML, not a mapping,
     an unclosed fence) is empty, and the body is then the whole file, as the agent has it.
     The file is read as UTF-8 (undecodable bytes replaced), at most `max-file-bytes`.
     """
-    import frontmatter  # python-frontmatter: the one place it is imported
+    try:
+        import frontmatter  # python-frontmatter: the one place it is imported
+    except ImportError:
+        raise ImportError(
+            "mnemolint.api.read returns a python-frontmatter Post: install it with `pip install 'mnemolint[api]'`"
+        ) from None
 
     if agent not in AGENTS:
         raise ValueError(f"agent must be one of {', '.join(AGENTS)}, not {agent!r}")

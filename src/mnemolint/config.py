@@ -165,6 +165,11 @@ def apply_table(settings: Settings, data: dict, where: str) -> None:
                 settings.options[key] = _registry()[key].validate(value)
             except ValueError as error:
                 raise ConfigError(f"{label} {error}") from None
+        elif key == "tool" and where != "pyproject.toml":
+            raise ConfigError(
+                f"{label} is not a mnemolint setting: in {where} the settings stand at the top level, "
+                "without the `[tool.mnemolint]` header that only pyproject.toml needs"
+            )
         else:
             raise ConfigError(f"{label} is not a mnemolint setting")
     _check_globs(settings, where)
@@ -185,24 +190,20 @@ def glob_flags() -> int:
 def _check_globs(settings: Settings, where: str) -> None:
     """Expand the configured globs now, so that too many fail here, naming the key, and not on
     the first path matched; all of them together get `MAX_GLOBS` expanded globs."""
-    groups = [(f"`{key}`", getattr(settings, key.replace("-", "_")), True) for key in _GLOB_KEYS]
-    groups += [(f"`per-file-ignores` glob `{glob}`", [glob], False) for glob in settings.per_file_ignores]
-    if not any(patterns for _, patterns, _ in groups):
+    groups = [(f"`{key}`", getattr(settings, key.replace("-", "_"))) for key in _GLOB_KEYS]
+    groups += [(f"`per-file-ignores` glob `{glob}`", [glob]) for glob in settings.per_file_ignores]
+    if not any(patterns for _, patterns in groups):
         return
-    from wcmatch import glob
-    from wcmatch._wcparse import PatternLimitException
+    import bracex  # wcmatch's own brace expander: a glob expands to exactly what it makes of it
 
     from mnemolint.parse.textutil import shorten
 
     left = MAX_GLOBS
-    for label, patterns, negate in groups:
-        if not patterns:
-            continue
-        flags = glob_flags() | (glob.NEGATE if negate else 0)
+    for label, patterns in groups:
         try:
-            positive, negative = glob.translate(patterns, flags=flags, limit=max(left, 1))  # 0: no limit
-            left -= len(positive) + len(negative)
-        except PatternLimitException:
+            for pattern in patterns:
+                left -= len(bracex.expand(pattern, limit=max(left, 1)))
+        except bracex.ExpansionLimitException:
             left = -1
         if left < 0:
             raise ConfigError(
@@ -213,7 +214,16 @@ def _check_globs(settings: Settings, where: str) -> None:
 
 def _string_list(value: object, label: str) -> list[str]:
     if isinstance(value, str):
-        return [value]
+        raise ConfigError(f"{label} must be a list of strings: write [{_toml_string(value)}], not a bare string")
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise ConfigError(f"{label} must be a list of strings")
     return list(value)
+
+
+def _toml_string(value: str) -> str:
+    """`value` as a TOML basic string, cut short for a message."""
+    import json
+
+    from mnemolint.parse.textutil import shorten
+
+    return json.dumps(shorten(value, 60), ensure_ascii=False)

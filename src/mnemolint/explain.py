@@ -1,5 +1,5 @@
-"""What an agent injects when it reads one file: `mnemolint explain-rules` (seed 000, path rules
-and nested memory; READERS.md §2, §4 and B). The same kinds, readings and matchers as the WAV
+"""What an agent injects when it reads one file: `mnemolint explain-rules` (Wave's path rules
+and nested memory). The same kinds, readings and matchers as the WAV
 rules, asked the other way round: not "does this glob match anything" but "what does this file
 bring into context, and why".
 """
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from mnemolint.config import Settings
     from mnemolint.parse.document import Document
 
-OUTSIDE_BASE = "outside the base"  # seed 000, path rules 7: relativization failed, no match
+OUTSIDE_BASE = "outside the base"  # Wave's path rules: relativization failed, no match
 
 
 class Entry:

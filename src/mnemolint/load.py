@@ -1,6 +1,6 @@
 """What an agent loads of `MEMORY.md`, and the warning it appends when it cuts the index.
 
-The one place that simulates the agents' index loaders (READERS.md §3 and §B), for the commands
+The one place that simulates the agents' index loaders, for the commands
 that show what an agent gets (`preview`, the post-write hook, the Python API) and for the index
 rules that count per reader. Both agents trim the text, keep its first 200 lines, then cut at the
 last newline at or before 25,000 UTF-16 units (a hard cut when there is none). Claude Code first

@@ -51,7 +51,7 @@ def repository(directory: str) -> str:
     return next((folder for folder in upwards(directory) if os.path.exists(os.path.join(folder, ".git"))), directory)
 
 
-# Where a link must never lead (SPEC §3, LNK006): system trees, credential folders, key files.
+# Where a link must never lead (LNK006): system trees, credential folders, key files.
 _SYSTEM = ("/etc", "/proc", "/sys", "/dev", "/private/etc")  # /private/etc: macOS's /etc
 _CREDENTIAL_DIRS = (".ssh", ".aws", ".gnupg", ".config/gcloud", ".kube")  # below any home
 _TEMPLATE_SUFFIXES = (".example", ".sample", ".template", ".dist")  # `.env.example` holds no value

@@ -1,6 +1,6 @@
 """A project: the folder an agent session works in (Wave's workdir; the folder holding `.claude`
 for Claude Code), which agents use it, and the files it holds — what rule globs are matched
-against (READERS.md §2 and B).
+against.
 
 The files are `git ls-files --cached --others --exclude-standard` inside a git work tree (what the
 repository has, tracked or not, ignored files left out), else a walk of the folder of its own,
@@ -46,7 +46,7 @@ class Project:
 
     def files(self) -> list[str]:
         """Every file of the project, relative to it (POSIX), linked worktrees mapped to their
-        checkout-relative path (seed 000, path rules 6): listed on first use."""
+        checkout-relative path (Wave's path rules): listed on first use."""
         if self._files is None:
             listed = _git_files(self.path)
             if listed is None:
@@ -114,7 +114,7 @@ class Project:
 def relative_to(path: str, base: str) -> str | None:
     """`path` relative to `base` as the agents match it (POSIX): a file in one of Wave's linked
     worktrees or in a linked git worktree of the same repository by its checkout-relative path
-    (seed 000, path rules 6); None when it cannot be said relative to `base` at all
+    (Wave's path rules); None when it cannot be said relative to `base` at all
     ("relativization failed", path rules 7)."""
     absolute = os.path.abspath(path)
     if not inside(absolute, base):
@@ -194,7 +194,7 @@ def is_tracked(path: str) -> bool:
 
 def linked_worktrees(path: str) -> list[str]:
     """The other work trees of the git repository holding `path` (`git worktree add`), whose files
-    the agents match by their checkout-relative path (seed 000, path rules 6)."""
+    the agents match by their checkout-relative path (Wave's path rules)."""
     listed = git(path, "worktree", "list", "--porcelain")
     if listed is None:
         return []

@@ -2,7 +2,7 @@
 
 One rule set, several readings (as sqlfluff keeps one rule set and many dialects): a rule never
 asks for an agent's name, it asks the profile of the file's reader what that reader gets.
-`../shared/READERS.md` has each fact with the agent's source file and line.
+Each fact names the agent's public source (file and line) where it is used.
 """
 
 from __future__ import annotations
@@ -54,10 +54,10 @@ class Reader:
         return f"<Reader {self.name}>"
 
 
-# Wave's hand-written frontmatter reader takes `metadata:` as a plain string (READERS.md §1) and
+# Wave's hand-written frontmatter reader takes `metadata:` as a plain string and
 # counts MEMORY.md raw (§3); Claude Code strips its frontmatter and block comments first (§B).
 # Rule globs: Wave matches with minimatch, Claude Code with gitignore semantics (parse/globs.py).
-# Only Claude Code follows `@path` imports (claudemd.ts:459-533; Wave has none, READERS.md §4).
+# Only Claude Code follows `@path` imports (claudemd.ts:459-533; Wave has none).
 WAVE = Reader(
     "wave",
     "Wave",
@@ -78,7 +78,7 @@ CLAUDE = Reader(
 )
 
 # Claude Code's agent memory (`.claude/agent-memory/<agent>/MEMORY.md`) is cut raw, frontmatter and
-# comments counted (memdir.ts:283-312, READERS.md B): the same agent, another loader.
+# comments counted (memdir.ts:283-312): the same agent, another loader.
 CLAUDE_AGENT_MEMORY = Reader(
     "claude-code",
     "Claude Code",

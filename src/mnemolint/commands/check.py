@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _user_memory() -> list[str]:
-    """The user-level `~/.ai-memory/user_profile.md` (seed 003, L4: it follows the user, not the
+    """The user-level `~/.ai-memory/user_profile.md` (the `.ai-memory` skill's user level: it follows the user, not the
     project), when it exists; its folder is walked like any `.ai-memory/`."""
     from mnemolint.kinds.ai_memory import user_profile_path
 

@@ -1,6 +1,6 @@
 """`mnemolint hook post-tool-use`: the reminder an agent gets right after it writes a memory file.
 
-Seed 000 ("自动记忆容量治理", scenarios 3–6, 11–12) asks that a write to `MEMORY.md` or a topic
+Wave's capacity rules ask that a write to `MEMORY.md` or a topic
 file be followed by a notice of what it did to capacity, "a notice, not a refusal", and that a
 write anywhere else cost nothing: no extra file read, no reminder. This command reads one hook
 event (Claude Code's PostToolUse JSON on stdin), decides by the written path alone whether it is a
@@ -37,7 +37,7 @@ WRITE_TOOLS = ("Write", "Edit", "MultiEdit")
 EXIT_WAVE_FEEDBACK = 2  # Wave shows a PostToolUse hook's stderr to the model on this code only
 MAX_SHOWN = 10  # lines of findings in one reminder, the last one a count of the rest when there are more
 
-# Where memory lives, by name alone (SPEC §1): rules dirs, `.ai-memory`, instruction files and the
+# Where memory lives, by name alone: rules dirs, `.ai-memory`, instruction files and the
 # index anywhere; topics inside an agent's own memory dir (`<home>/projects/<id>/memory/`).
 
 # Only the hook knows that a write has just happened; what the write caused is the rule's message.
@@ -238,7 +238,7 @@ def _line(group: list[Diagnostic], written: str) -> str:
 
 
 def _some(items: list[str]) -> str:
-    """The first five of `items`, and how many more (seed 000, capacity 4)."""
+    """The first five of `items`, and how many more (Wave's capacity rules)."""
     return ", ".join(items[:5]) + (f", +{len(items) - 5:,} more" if len(items) > 5 else "")
 
 

@@ -1,7 +1,7 @@
 """`mnemolint manifest DIR [--staleness]`: the memory manifest the agents' extraction step is
-seeded with, in their own format (seed 000, fork 12; SPEC §2; Wave memoryIndex.ts:38-102, Claude
+seeded with, in their own format (Wave's memory manifest; Wave memoryIndex.ts:38-102, Claude
 Code memoryScan.ts:84-93), and with `--staleness` the note each file gets when it is read
-(seed 000, staleness 1–5; memoryAge.ts:16-50 in both agents).
+(Wave's staleness note; memoryAge.ts:16-50 in both agents).
 
 `- [<type>] <relpath> (<ISO 8601 mtime>): <description>`: the tag only for one of the four
 types, `: <description>` only when there is one; topics in subdirectories too, `MEMORY.md`

@@ -1,9 +1,9 @@
 """`mnemolint preview DIR [--agent wave|claude-code|codex]`: what the agent loads from `DIR/MEMORY.md`
 (with `--agent codex`: from the `AGENTS.md` chain of a session in `DIR`).
 
-The loaded part's size, the agent's own warning text when its loader cuts the index (`load.py`,
-READERS.md §3 and §B), the entries it drops by title, and the topics that only those entries
-linked, which no session can reach any more (seed 000, capacity 1). An empty or missing index
+The loaded part's size, the agent's own warning text when its loader cuts the index (`load.py`),
+the entries it drops by title, and the topics that only those entries
+linked, which no session can reach any more (Wave's capacity rules). An empty or missing index
 loads no memory section at all (capacity 10); with topics but no index, the index that
 `mnemolint check --fix` (MEM106) would generate is shown, marked as not yet written.
 """

@@ -1,4 +1,4 @@
-"""Find every file of a tree and ask the kind registry what each one is (SPEC §1).
+"""Find every file of a tree and ask the kind registry what each one is.
 
 One `os.scandir` walk. Every symlink met is recorded; a linked directory is entered only when it
 resolves inside the root and is not one of the directories already on the walk's path (device
@@ -30,7 +30,7 @@ _MARKERS = {container.marker: container for container in CONTAINERS if container
 
 def _agent_worktrees(path: str, name: str) -> bool:
     """`.wave/worktrees/` and `.claude/worktrees/`: the agents' linked checkouts of this same
-    repository, whose memory files are copies of the ones linted here (seed 000, path rules 6)."""
+    repository, whose memory files are copies of the ones linted here (Wave's path rules)."""
     return name == "worktrees" and os.path.basename(os.path.dirname(path)) in AGENT_HOMES
 
 

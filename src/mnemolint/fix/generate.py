@@ -1,4 +1,4 @@
-"""Index lines generated from topic files (seed 000, "自动记忆容量治理" scenarios 8–10; SPEC §2).
+"""Index lines generated from topic files (Wave's capacity rules for a generated index).
 
 One line per topic, `- [Title](path.md) — <description>`: the title is the frontmatter `name`
 (else the file's stem), the description its folded value with whitespace collapsed, the whole

@@ -1,4 +1,4 @@
-"""The `.ai-memory/` project memory of seed 003, its files, and the git facts its rules need.
+"""The `.ai-memory/` project memory of the `.ai-memory` skill, its files, and the git facts its rules need.
 
 `.ai-memory/` sits at the project root: `project_memory.md` and `handoff.md` (shared, committed),
 and one `YYYYMMDD/` folder a day holding `daily.md`, `topics.md` and

@@ -75,7 +75,7 @@ class ContainerType:
     What a symlink in it means (the LNK rules ask these, never the type's name): `unasked_writes`,
     the agent writes here without approval, so any link turns a write into one anywhere (a memory
     dir); `shared_by_link`, a link to a folder outside the repository is a documented way to share
-    its files (a rules dir, seed 000): the walk follows it, since the agents load what it points
+    its files (a rules dir): the walk follows it, since the agents load what it points
     at, and it is not a defect. What a dangling link in it costs is the container's to say
     (`Container.lost_to`). `companions(path)` are the other containers its rules compare it with
     (the rules dirs beside a rules dir), walked too when a file in it is named alone."""

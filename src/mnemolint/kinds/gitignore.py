@@ -1,4 +1,4 @@
-"""`.gitignore` files, and whether git ignores a path by them (SPEC §1: which memory is shared).
+"""`.gitignore` files, and whether git ignores a path by them: which memory is shared.
 
 `Ignores` answers as git does: every `.gitignore` from the top directory down to the path's own,
 a deeper file overriding a shallower one and, within a file, the last matching line winning

@@ -1,5 +1,5 @@
 """Instruction files: `AGENTS.md`, `CLAUDE.md`, `CLAUDE.local.md` and `.claude/CLAUDE.md`, in
-every folder of the project (SPEC §1, §5; READERS.md §4, B).
+every folder of the project.
 
 They live in no container: each is recognised by its name, wherever it is. Wave reads
 `AGENTS.md`, falling back to `CLAUDE.md` only when there is none (memory.ts:177-212; nested

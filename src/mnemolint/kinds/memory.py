@@ -1,5 +1,5 @@
 """The auto-memory dir, its two kinds of file (the `MEMORY.md` index and its topics), and how
-index links resolve (SPEC §1).
+index links resolve.
 
 Index rules get one `MemoryDir` and share what it computes once: the classified index lines and
 the resolution of every link target.
@@ -53,7 +53,7 @@ class Resolved:
 class MemoryDir(Container):
     """A memory dir: its index (None when there is none, or when `MEMORY.md` is a symlink that was
     not followed, see `index_link`) and its topics. Its reader is Wave's under `.wave/`, else
-    Claude Code's (SPEC §5)."""
+    Claude Code's."""
 
     __slots__ = (
         "index",
@@ -290,7 +290,7 @@ SKIPPED = "Index generation skips this topic: {problem}. Rename the file."
 def unindexable(rel: str) -> str | None:
     """Why a topic at `rel` (relative to its memory dir) cannot be written as an index link, or None.
 
-    Shared with the index generator, which skips such topics (seed 000, capacity 8).
+    Shared with the index generator, which skips such topics (Wave's capacity rules).
     """
     if undecodable(rel):
         return "its name is not valid UTF-8, so no UTF-8 index can link to it"
@@ -312,7 +312,7 @@ def _is_nfc(text: str) -> bool:
 
 
 def _located(directory: str) -> bool:
-    """`…/.claude/projects/<slug>/memory` or `…/.wave/projects/<id>/memory`, index or not (SPEC §1)."""
+    """`…/.claude/projects/<slug>/memory` or `…/.wave/projects/<id>/memory`, index or not."""
     parts = directory.rstrip(os.sep).split(os.sep)
     return len(parts) >= 4 and parts[-1] == "memory" and parts[-3] == "projects" and parts[-4] in AGENT_HOMES
 
@@ -337,7 +337,7 @@ MEMORY_DIR = ContainerType(
     + ", or matches `memory-dirs`; its topics are its other .md files except "
     + ", ".join(NOT_TOPICS[:-1])
     + f" and {NOT_TOPICS[-1]}.",
-    unasked_writes=True,  # seed 000, auto memory 4: the agent writes its memory without approval
+    unasked_writes=True,  # Wave's auto memory: the agent writes its memory without approval
 )
 INDEX = Kind(
     "memory index",
@@ -358,7 +358,7 @@ TOPIC = Kind(
     suppressions=True,
     unread_frontmatter="YAML readers (Claude Code's among them) get no name, description or type from this file",
     fields="name, description and type",
-    # seed 000's three, and seed 001's scope, `when` and links between memories (MEM208, MEM212)
+    # Wave's three fields, and the memory convention's scope, `when` and links between memories (MEM208, MEM212)
     keys=("name", "description", "type", "scope", "when", *RELATIONS),
     reader=_reader,
 )

@@ -1,4 +1,4 @@
-"""Rules dirs (`.wave/rules`, `.claude/rules`) and their rule files (SPEC §1, READERS.md §2, B).
+"""Rules dirs (`.wave/rules`, `.claude/rules`) and their rule files.
 
 A rules dir's `.md` files are rules: a rule without `paths` is always on; one with `paths` is
 injected when the agent reads a matching file. Which agents read a rules dir depends on where
@@ -70,7 +70,7 @@ class RulesDir(Container):
 
     def settle(self, tree: Tree) -> None:
         """Globs are matched relative to the folder holding the rules dir; a user-level dir's
-        relative to the folder the session works in, the linted root (seed 000, path rules 5)."""
+        relative to the folder the session works in, the linted root (Wave's path rules)."""
         # A rules dir in the home folder is the user's, unless the home folder is what is linted
         # (a dotfiles repository's own rules).
         self.user = self.base == os.path.expanduser("~") and not inside(self.base, tree.root)
@@ -236,7 +236,7 @@ RULE_FILE = Kind(
         '(`- "**/*.md"`)'
     ),
     fields="`paths`, so the rule applies to every file",
-    keys=("paths",),  # the only field either agent takes from a rule (READERS.md §2 and B)
+    keys=("paths",),  # the only field either agent takes from a rule
     reader=_reader,
     instructions=True,
 )

@@ -2,7 +2,7 @@
 
 A citation is a relative path with an extension followed by `:LINE`, `:START-END` or GitHub's
 `#LLINE` / `#LSTART-LEND` (`src/app.py:12`, `api/main.py:117-152`, `src/Delta.fs#L230`); and in a
-`相关文件` section (seed 003's Known Issue template, `- [文件路径:行号]`) a list item that is a
+`相关文件` section (the `.ai-memory` skill's Known Issue template, `- [文件路径:行号]`) a list item that is a
 path alone, the line left out. Plain text and code spans count; a fenced block does not (it holds
 commands and the output they printed then: `grep -c` prints `file:0`). Not a citation: a URL
 (`https://x/a.py:12`), `host:port` (`127.0.0.1:3000`; a host name ending like a file is left to

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 BOM = "\ufeff"
 
 
-# The frontmatter keys by which a memory names others (seed 001; MEM212 follows them).
+# The frontmatter keys by which a memory names others (the memory convention; MEM212 follows them).
 RELATIONS = ("relates_to", "supersedes", "superseded_by")
 CITES = "a citation"  # the mark of a text that may cite `path/file.ext:123` (parse/citations.py)
 

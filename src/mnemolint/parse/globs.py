@@ -1,5 +1,5 @@
 """Rule globs (`paths:` of `.wave/rules` and `.claude/rules` files) the way each agent reads and
-matches them (READERS.md §2 and B; SPEC §5). The two agents differ:
+matches them. The two agents differ:
 
 - Wave (MemoryRuleService.ts:19-25, 66) takes `paths` from its own frontmatter reader: a string
   is one pattern, never split on commas or spaces; each pattern is matched with minimatch

@@ -1,6 +1,6 @@
 """The outline of a Markdown memory file: headings, what each one spans, code lines, field lines.
 
-Seed 003's templates are Markdown: an instance starts at its heading (`## Decision Record: …`) and
+The `.ai-memory` skill's templates are Markdown: an instance starts at its heading (`## Decision Record: …`) and
 runs to the next heading of the same or a higher level; its parts are `###` sections and bold
 fields (`**日期**: …`, also as list items, with an ASCII or a full-width colon, the colon inside
 or after the bold). The block structure comes from the Markdown layer (`parse/markdown.py`), so

@@ -1,4 +1,4 @@
-"""Wave's own frontmatter reader, as it behaves (READERS.md §1, W-IDX `utils/frontmatterYaml.ts`).
+"""Wave's own frontmatter reader, as it behaves (W-IDX `utils/frontmatterYaml.ts`).
 
 Wave ships no YAML library: a hand-written reader takes `key: value` lines, block lists, block
 scalars and indented plain values, and nothing else. Its values are strings or lists of strings,

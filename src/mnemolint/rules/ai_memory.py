@@ -1,6 +1,6 @@
-"""AIM0xx: the `.ai-memory/` project memory of seed 003 — templates, logs, dated folders, place.
+"""AIM0xx: the `.ai-memory/` project memory of the `.ai-memory` skill — templates, logs, dated folders, place.
 
-Seed 003 gives six templates whose mandatory parts are "缺一不可" (none may be missing), their
+The `.ai-memory` skill gives six templates whose mandatory parts are "缺一不可" (none may be missing), their
 enumerations, the size thresholds of `daily.md` and `project_memory.md`, the 30-day distillation
 of dated folders, the session-id convention that ties `daily.md` to its session files, and the
 failure table whose fallbacks ("信息可能不全", "待补充", "示例待补充") are accepted states, not gaps.
@@ -65,7 +65,7 @@ FINISHED_HANDOFF = "无未完成交接项"  # 003 handoff sync rules: the state 
 
 
 class Template:
-    """One of seed 003's templates: the heading that starts an instance, its mandatory parts
+    """One of the `.ai-memory` skill's templates: the heading that starts an instance, its mandatory parts
     (`**field**` or `### section`), the parts its failure-table fallback keeps (None: it has
     none, so every part stays mandatory), and the values its fields may take."""
 
@@ -302,7 +302,7 @@ def instances(document: Document) -> list[Instance]:
 
 
 class Shape:
-    """What a whole file of a kind holds beside its template instances (seed 003): `name: value`
+    """What a whole file of a kind holds beside its template instances (the `.ai-memory` skill): `name: value`
     fields (`topics.md`'s 5-field summary, Layer 1 of the recovery) and the values some of them
     take, or the instance it must hold unless it reads as finished (`handoff.md`)."""
 
@@ -344,7 +344,7 @@ class Shape:
         if self.holds and self.finished not in text and not any(i.template.title == self.holds for i in found):
             yield Hit(
                 f'{self.name} holds no `## {self.holds}` (nor "{self.finished}"): a new machine or IDE cannot '
-                "resume from it. Write the checkpoint with its mandatory parts (seed 003, step 4).",
+                "resume from it. Write the checkpoint with its mandatory parts (the `.ai-memory` skill).",
                 line=1,
             )
 
@@ -361,7 +361,7 @@ _NO_SHAPE = Shape("")
     "template-missing-field",
     ERROR,
     reads=TEMPLATED,
-    summary="A seed 003 template instance lacks one of its mandatory fields or sections.",
+    summary="A template instance of the `.ai-memory` skill lacks one of its mandatory fields or sections.",
 )
 def template_missing_field(document: Document, options: dict) -> Iterator[Hit]:
     found = instances(document)
@@ -375,7 +375,8 @@ def template_missing_field(document: Document, options: dict) -> Iterator[Hit]:
             continue
         listed = ", ".join(f"`{part}`" + (" (empty)" if why == "empty" else "") for part, why in gaps)
         yield Hit(
-            f"{instance.label} lacks {plural(len(gaps), 'mandatory part')}: {listed}. Seed 003: every mandatory "
+            f"{instance.label} lacks {plural(len(gaps), 'mandatory part')}: {listed}. The `.ai-memory` skill: "
+            "every mandatory "
             'part of the template must be there (模板必填项缺一不可); write "待补充" where it is not known yet.',
             line=instance.heading.line,
         )
@@ -404,7 +405,8 @@ def template_placeholder(document: Document, options: dict) -> Iterator[Hit]:
             )
         elif FILL_IN_LATER in line:
             yield Hit(
-                f'"{FILL_IN_LATER}" marks a part to fill in later (seed 003\'s fallback, accepted as it is): fill it '
+                f'"{FILL_IN_LATER}" marks a part to fill in later (the `.ai-memory` skill\'s fallback, accepted '
+                "as it is): fill it "
                 "in once it is known.",
                 line=number,
                 severity=INFO,
@@ -541,14 +543,15 @@ def daily_log_too_long(document: Document, options: dict) -> Iterator[Hit]:
         entries = sum(1 for line in document.lines if line.strip() and not line.lstrip().startswith("#"))
         held = f", {entries:,} entries" if document.text is not None else ""
         yield Hit(
-            f"daily.md holds {shown}{held}, over {hard:,}: seed 003 requires condensing it now: keep the last 30 "
+            f"daily.md holds {shown}{held}, over {hard:,}: the `.ai-memory` skill requires condensing it now: "
+            "keep the last 30 "
             "entries (one entry = one line), distil the rest into project_memory.md.",
             severity=ERROR,
         )
         return
     yield Hit(
         f"daily.md holds {shown}, over {soft:,}: the agent now reads only its last 120 lines. Distil the older "
-        "records into project_memory.md (seed 003).",
+        "records into project_memory.md (the `.ai-memory` skill).",
     )
 
 
@@ -568,7 +571,7 @@ def project_memory_too_long(document: Document, options: dict) -> Iterator[Hit]:
     shown = size[1]
     yield Hit(
         f"project_memory.md holds {shown}, over {limit:,}: the agent first reads only its headings and Decision "
-        "Record sections, the rest on demand. Slim it: drop expired rules, merge duplicates (seed 003).",
+        "Record sections, the rest on demand. Slim it: drop expired rules, merge duplicates (the `.ai-memory` skill).",
     )
 
 
@@ -593,7 +596,8 @@ def date_dir_undistilled(container: AiMemoryDir, options: dict) -> Iterator[Hit]
             continue
         yield Hit(
             f"`{name}/` is more than {limit:,} days old ({day:%Y-%m-%d}): distil its daily.md into "
-            "project_memory.md (decisions, known issues, conventions) and remove the folder (seed 003, 30-day cycle).",
+            "project_memory.md (decisions, known issues, conventions) and remove the folder (the `.ai-memory` "
+            "skill's 30-day cycle).",
             path=os.path.join(container.path, name),
         )
 
@@ -620,7 +624,7 @@ def session_id_invalid(container: AiMemoryDir, options: dict) -> Iterator[Hit]:
     for name in container.dated:
         if folder_date(name) is None:
             yield Hit(
-                f"`{name}/` is no date: a dated folder is named YYYYMMDD after a real day (seed 003).",
+                f"`{name}/` is no date: a dated folder is named YYYYMMDD after a real day (the `.ai-memory` skill).",
                 path=os.path.join(container.path, name),
             )
             continue
@@ -673,7 +677,8 @@ def _daily_session_ids(daily: Document, folder: str, sessions: dict, may_run: bo
     if not named and sessions:
         yield Hit(
             f"daily.md has no `session-id:` line, though `{folder}/` holds {plural(len(sessions), 'session file')}: "
-            "the next session cannot tell which is current (seed 003: write `session-id: YYYYMMDD-HHmm` at the top).",
+            "the next session cannot tell which is current (the `.ai-memory` skill: write `session-id: "
+            "YYYYMMDD-HHmm` at the top).",
             path=daily.path,
             line=1,
         )
@@ -735,7 +740,8 @@ def daily_header_invalid(document: Document, options: dict) -> Iterator[Hit]:
     expected = f"# 工作日志 - [{day:%Y-%m-%d}]" if day else "# 工作日志 - [YYYY-MM-DD]"
     if match is None:
         yield Hit(
-            f"daily.md starts with {quote(first.strip(), 60)}, not `{expected}`: seed 003 creates every daily log "
+            f"daily.md starts with {quote(first.strip(), 60)}, not `{expected}`: the `.ai-memory` skill creates "
+            "every daily log "
             "with that header.",
             line=number,
         )

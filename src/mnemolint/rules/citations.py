@@ -1,9 +1,9 @@
-"""CIT: a memory that cites code (`src/app.py:120`, seed 003's `[文件路径:行号]`) and what that
+"""CIT: a memory that cites code (`src/app.py:120`, the `.ai-memory` skill's `[文件路径:行号]`) and what that
 code is now: the file gone (CIT001), the line past its end (CIT002), the file changed long after
 the memory was written (CIT003).
 
 The agent reads a citation as a fact about the code ("the check is at `api/auth.py:35`") and goes
-there; the staleness note of seed 000 warns that "file:line citations may be outdated" because
+there; the staleness note of Wave and Claude Code warns that "file:line citations may be outdated" because
 nothing else checks them. These rules do, against the project the memory belongs to: the folder
 an agent session works in (project.py), which is the nearest folder at or above the memory that
 holds `.git`, else the linted root. A citation is tried relative to the project, then relative to
@@ -58,7 +58,7 @@ MAX_AGE = Option(
     INT,
     30,
     "days a cited file may go on changing after the memory citing it was last written before CIT003 "
-    "reports the citation as stale (30: seed 003's age for distilling dated notes)",
+    "reports the citation as stale (30: the `.ai-memory` skill's age for distilling dated notes)",
 )
 _DAY = 86_400
 

@@ -1,5 +1,5 @@
 """CLD: what Claude Code really loads of `CLAUDE.md`, `.claude/CLAUDE.md`, `CLAUDE.local.md` and
-`.claude/rules` files — their `@path` imports followed as its loader follows them (READERS.md B,
+`.claude/rules` files — their `@path` imports followed as its loader follows them (Claude Code's
 claudemd.ts:459-670; parse/imports.py), and the size of the whole.
 
 Claude Code drops a broken import without a word: an import that finds no file, that took a

@@ -1,4 +1,4 @@
-"""CDX: what Codex really loads of the `AGENTS.md` files (SPEC §5-§6; openai/codex
+"""CDX: what Codex really loads of the `AGENTS.md` files (openai/codex
 codex-rs/core/src/project_doc.rs @0bd53e4).
 
 Codex reads one file per folder, from the git root down to the folder it works in

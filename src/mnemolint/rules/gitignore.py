@@ -1,5 +1,5 @@
 """GIT0xx: the `.gitignore` lines that keep personal `.ai-memory` logs out of git and the shared
-files in it (seed 003, version control: `.ai-memory/*/` ignored, `project_memory.md` and
+files in it (the `.ai-memory` skill's version control: `.ai-memory/*/` ignored, `project_memory.md` and
 `handoff.md` committed).
 
 Ignore status is git's, from every `.gitignore` between the top of the work tree (or the project,
@@ -26,7 +26,7 @@ TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on ev
 if TYPE_CHECKING:
     from mnemolint.discover.tree import Tree
 
-# The lines seed 003 asks for ("`.gitignore` 建议添加"), relative to the project root.
+# The lines the `.ai-memory` skill asks for ("`.gitignore` 建议添加"), relative to the project root.
 SEED_LINES = (f"{DIR_NAME}/*/", *(f"!{DIR_NAME}/{name}" for name in SHARED_NAMES))
 _LOG_NAMES = ("daily.md", "topics.md")
 
@@ -127,7 +127,8 @@ def logs_not_ignored(tree: Tree, options: dict) -> Iterator[Hit]:
                 fix = Fix(SAFE, f"Append {', '.join(missing)} to {NAME}", (edit,), path=project.gitignore)
         yield Hit(
             f"{shown}{more} not ignored: their logs would be committed, and dated .ai-memory logs hold personal "
-            f"context, not for the team (seed 003 version control).{because} Add `{SEED_LINES[0]}` with the two `!` "
+            f"context, not for the team (the `.ai-memory` skill's version-control rules).{because} Add "
+            f"`{SEED_LINES[0]}` with the two `!` "
             "lines after it.",
             path=source.path if source else project.gitignore,
             line=source.line if source else None,
@@ -154,7 +155,8 @@ def shared_memory_ignored(tree: Tree, options: dict) -> Iterator[Hit]:
             source = verdict.source
             yield Hit(
                 f"`{_shown(project, path)}` is ignored by {_line_of(verdict)}: it must be committed so every machine "
-                "and IDE restores from it (seed 003 version control). Ignore `.ai-memory/*/` instead of the "
+                "and IDE restores from it (the `.ai-memory` skill's version-control rules). Ignore "
+                "`.ai-memory/*/` instead of the "
                 "whole directory: git never re-includes a file inside an ignored directory.",
                 path=source.path if source else project.gitignore,
                 line=source.line if source else None,
@@ -209,7 +211,8 @@ def personal_log_tracked(tree: Tree, options: dict) -> Iterator[Hit]:
             command = f"git rm --cached -- {shlex.quote(f'{DIR_NAME}/{rel}')}"
             yield Hit(
                 f"This dated log is tracked by git: its personal context goes to everyone who clones the project "
-                f"(seed 003 version control). Run `{command}` in the project root, then ignore `{SEED_LINES[0]}`.",
+                f"(the `.ai-memory` skill's version-control rules). Run `{command}` in the project root, then "
+                f"ignore `{SEED_LINES[0]}`.",
                 path=path,
             )
 

@@ -1,4 +1,4 @@
-"""MEM1xx: the `MEMORY.md` index (seed 000, "自动记忆容量治理" scenarios 1–10, prompt 3).
+"""MEM1xx: the `MEMORY.md` index (Wave's and Claude Code's capacity rules).
 
 The index is the only way the agent discovers a topic, and it is cut at load time: these rules
 say what the agent will really see, and what it will never find.
@@ -22,20 +22,22 @@ TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on ev
 if TYPE_CHECKING:
     from mnemolint.load import Load
 
-MAX_LINES = Option("index-max-lines", INT, 200, "lines of `MEMORY.md` the agent loads (seed 000, auto memory 2)")
+MAX_LINES = Option("index-max-lines", INT, 200, "lines of `MEMORY.md` the agent loads (Wave's auto memory)")
 MAX_CHARS = Option(
-    "index-max-chars", INT, 25_000, "UTF-16 characters of `MEMORY.md` the agent loads (seed 000, capacity 1)"
+    "index-max-chars", INT, 25_000, "UTF-16 characters of `MEMORY.md` the agent loads (Wave's capacity rules)"
 )
 WARN_RATIO = Option(
     "index-warn-ratio",
     RATIO,
     0.8,
-    "occupancy (the larger of the lines and characters ratios) that starts the warning (seed 000, capacity 3)",
+    "occupancy (the larger of the lines and characters ratios) that starts the warning (Wave's capacity rules)",
 )
-TARGET_LINES = Option("index-target-lines", INT, 140, "lines to compress an index below (seed 000, capacity 3)")
-TARGET_CHARS = Option("index-target-chars", INT, 17_500, "characters to compress an index below (seed 000, capacity 3)")
+TARGET_LINES = Option("index-target-lines", INT, 140, "lines to compress an index below (Wave's capacity rules)")
+TARGET_CHARS = Option(
+    "index-target-chars", INT, 17_500, "characters to compress an index below (Wave's capacity rules)"
+)
 LINE_MAX_CHARS = Option(
-    "index-line-max-chars", INT, 150, "the advised longest index line, UTF-16 units (seed 000, capacity 2, 4)"
+    "index-line-max-chars", INT, 150, "the advised longest index line, UTF-16 units (Wave's capacity rules)"
 )
 
 
@@ -166,7 +168,7 @@ def _lenient(memdir: MemoryDir, max_lines: int, max_chars: int) -> str:
 
 def _stripped_over(memdir: MemoryDir, cut: Load, max_lines: int, max_chars: int) -> Hit:
     """MEM101 for a reader that counts the index without its frontmatter and block comments
-    (Claude Code, READERS.md B): its numbers, its warning, the first dropped line in the file."""
+    (Claude Code): its numbers, its warning, the first dropped line in the file."""
     dropped = next((line for line in cut.remainder.split("\n") if line.strip()), "")
     number = next(
         (line.number for line in memdir.lines[cut.loaded_lines - 1 :] if dropped and line.text.rstrip("\r") == dropped),

@@ -1,4 +1,4 @@
-"""LNK: symlinks, from the links the walk recorded (SPEC §3, "dangerous symlinks").
+"""LNK: symlinks, from the links the walk recorded.
 
 The walk examines each link with `lstat`, `readlink` and `realpath` only and never follows one it
 cannot prove safe (a loop, a dangling link, a way out of the linted root, a sensitive place);

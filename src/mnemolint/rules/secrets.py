@@ -1,4 +1,4 @@
-"""SEC: credential values saved as memory (SPEC §3; seeds 001 and 003: keep where a credential
+"""SEC: credential values saved as memory (the memory conventions: keep where a credential
 lives and how to fetch it, never its value).
 
 The detector is `redact.find_secrets(text, credible=True)`: the same patterns that mask every

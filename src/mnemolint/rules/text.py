@@ -1,4 +1,4 @@
-"""TXT0xx: text hygiene of every memory file (seed 003: UTF-8 without BOM, no hard-coded absolute paths)."""
+"""TXT0xx: text hygiene of every memory file (the `.ai-memory` skill: UTF-8 without BOM, no absolute paths)."""
 
 from __future__ import annotations
 
@@ -164,7 +164,8 @@ def absolute_path(document: Document, options: dict) -> Iterator[Hit]:
         if match:
             yield Hit(
                 f"`{quote(match.group(), 60)}` is a hard-coded absolute path: another machine, user or clone has "
-                "no such directory (seed 003 forbids them). Write it relative to the project root, or as `~/…`.",
+                "no such directory (the `.ai-memory` skill forbids them). Write it relative to the project "
+                "root, or as `~/…`.",
                 line=number,
                 column=match.start() + 1,
                 end_line=number,

@@ -1,4 +1,4 @@
-"""MEM2xx: topic files, the `.md` files beside `MEMORY.md` (seed 000, capacity 11–12, prompt 1, 9)."""
+"""MEM2xx: topic files, the `.md` files beside `MEMORY.md` (Wave's capacity rulesprompt 1, 9)."""
 
 from __future__ import annotations
 
@@ -18,15 +18,15 @@ from mnemolint.patterns import Lazy
 from mnemolint.rules.base import ON_MEMBERS, Family, rule
 
 MAX_BYTES = Option(
-    "topic-max-bytes", INT, 4_096, "UTF-8 bytes of a trimmed topic file, frontmatter included (seed 000, capacity 11)"
+    "topic-max-bytes", INT, 4_096, "UTF-8 bytes of a trimmed topic file, frontmatter included (Wave's capacity rules)"
 )
-MAX_LINES = Option("topic-max-lines", INT, 200, "lines of a trimmed topic file (seed 000, capacity 11)")
-WARN_RATIO = Option("topic-warn-ratio", RATIO, 0.8, "topic occupancy that starts the warning (seed 000, capacity 11)")
+MAX_LINES = Option("topic-max-lines", INT, 200, "lines of a trimmed topic file (Wave's capacity rules)")
+WARN_RATIO = Option("topic-warn-ratio", RATIO, 0.8, "topic occupancy that starts the warning (Wave's capacity rules)")
 DESCRIPTION_MAX = Option(
-    "description-max-chars", INT, 300, "longest `description` before it must be compressed (seed 000, capacity 12)"
+    "description-max-chars", INT, 300, "longest `description` before it must be compressed (Wave's capacity rules)"
 )
 DESCRIPTION_TARGET = Option(
-    "description-target-chars", INT, 150, "what a too-long description should be compressed to (seed 000, capacity 12)"
+    "description-target-chars", INT, 150, "what a too-long description should be compressed to (Wave's capacity rules)"
 )
 _ONE_OF_TYPES = f"{', '.join(TYPES[:-1])} or {TYPES[-1]}"
 _ONE_THING = "One file, one thing: summarise instead of appending, and split different things into their own files."
@@ -323,7 +323,7 @@ def _shown(value: object) -> str:
 
 
 def _why(got: object, expected: str) -> str:
-    """What in Wave's reader made the difference (READERS.md §1)."""
+    """What in Wave's reader made the difference."""
     if not isinstance(got, str):
         return ""
     if "#" in got and got.startswith(expected.rstrip()):
@@ -356,13 +356,14 @@ def _line_of(front: fm.FrontMatter, key: str) -> int:
     return front.fence_line or 1
 
 
-# --- MEM208-MEM212: memory quality (seed 001 "什么时候更新，什么时候新建", "新会话为什么不会乱") ---------
+# --- MEM208-MEM212: memory quality (when to update, when to add) ---------
 
 SIMILAR_TITLE_RATIO = Option(
     "similar-title-ratio",
     RATIO,
     0.3,
-    "title overlap (Jaccard of CJK character bigrams and words) from which two titles are close (seed 001, 判定顺序 5)",
+    "title overlap (Jaccard of CJK character bigrams and words) from which two titles are close (the memory "
+    "convention's closeness test)",
 )
 _CJK = UNSPACED  # kana, Han, Hangul
 _SCRIPT_RUN = Lazy(rf"([{_CJK}]+)|[^\W_{_CJK}]+")  # CJK runs: character bigrams; other runs: words
@@ -379,7 +380,7 @@ def _normal(text: str) -> str:
 
 
 class _Titled:
-    """A topic's title and the layer and condition it holds under (seed 001, 判定顺序 1–2):
+    """A topic's title and the layer and condition it holds under (the memory convention):
     `scope` (absent is the project layer, the default) and `when` (absent is its own condition)."""
 
     __slots__ = ("topic", "title", "shown", "key")
@@ -520,7 +521,7 @@ def topic_similar_title(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
             yield Hit(
                 f"Title `{quote(later.shown)}` is close to `{quote(earlier.shown)}` of `{earlier.topic.rel}` "
                 f"(overlap {overlap:.2f}, from {ratio:g}): if they are one memory, merge them; if they are two, "
-                "keep them, and let the titles say what tells them apart (seed 001: 「前端 API 地址」 and "
+                "keep them, and let the titles say what tells them apart (for example 「前端 API 地址」 and "
                 "「后端 API 地址」 are two).",
                 path=later.topic.path,
                 line=_name_line(later.topic),
@@ -554,7 +555,7 @@ def _similar(titles: list[str], ratio: float) -> list[tuple[int, int, float]]:
     return sorted(pairs, key=lambda pair: (pair[1], pair[0]))
 
 
-# "你要…", "请…", "You must…", "Always …": an order, where seed 001 wants a noun phrase. A word
+# "你要…", "请…", "You must…", "Always …": an order, where the memory convention wants a noun phrase. A word
 # joined by a hyphen (`Always-on build cache`, `Never-expire tokens policy`) starts a noun phrase,
 # and 「请求」, 「请假」, 「请款」, 「请示」, 「请愿」, 「请教」 are nouns, not 「请」.
 _IMPERATIVE = Lazy(
@@ -584,7 +585,7 @@ def description_imperative(document: Document, options: dict) -> Iterator[Hit]:
         yield Hit(
             f"Description `{quote(description.strip(), 60)}` is an order (`{order.group()}…`): the description is "
             "the memory's one-line summary in the index and in search results, where an order reads as an "
-            "instruction to whoever sees it. Say what the memory is about, as a noun phrase (seed 001: "
+            "instruction to whoever sees it. Say what the memory is about, as a noun phrase (for example "
             "「摘要必须是名词短语」), and keep the rule itself in the body.",
             line=front.key_line("description") or 1,
         )

@@ -1,5 +1,5 @@
 """WAV0xx: rules files (`.wave/rules`, `.claude/rules`), judged the way each agent that loads
-them reads them (READERS.md §2 and B; SPEC §3, §5). YAML 1.2 is the truth; Wave's own
+them reads them. YAML 1.2 is the truth; Wave's own
 frontmatter reader and minimatch, and Claude Code's comma split, brace expansion and gitignore
 matching, decide what each agent gets. Every finding names the agent it concerns.
 """
