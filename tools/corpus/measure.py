@@ -44,16 +44,23 @@ def listed() -> set[tuple[str, str]]:
     return {(row["repo"], row["path"]) for row in read_manifest(TESTS / "manifest2.tsv")}
 
 
-def judged_before(path: Path | None) -> dict[tuple, tuple[str, str]]:
-    """Verdicts already given, by the finding they were given to (see `run`)."""
+def judged_before(path: Path | None) -> tuple[dict[tuple, tuple[str, str]], dict[tuple, tuple[str, str]]]:
+    """Verdicts already given, by the finding they were given to: its repository, file, line and
+    rule, and which of that line's findings under the rule it is. Where every finding of a line
+    under one rule got the same verdict and reason, they hold for any of them (a reworded message
+    can reorder them)."""
     if path is None:
-        return {}
-    verdicts, seen = {}, Counter()
+        return {}, {}
+    verdicts: dict[tuple, tuple[str, str]] = {}
+    by_line: dict[tuple, set[tuple[str, str]]] = defaultdict(set)
+    seen: Counter = Counter()
     for row in read_manifest(path):
         key = (row["repo"], row["path"], row["line"], row["code"])
         verdicts[(*key, seen[key])] = (row["verdict"], row["reason"])
+        by_line[key].add((row["verdict"], row["reason"]))
         seen[key] += 1
-    return verdicts
+    uniform = {key: next(iter(given)) for key, given in by_line.items() if len(given) == 1}
+    return verdicts, uniform
 
 
 def shorten(text: str, limit: int = 160) -> str:
@@ -85,7 +92,7 @@ def run(corpus: Path, out: Path, mnemolint: str, extra: list[str], judged: Path 
         finding["key"] = (*key, seen[key])  # the nth finding of a file's line under one rule
         seen[key] += 1
         by_rule[finding["code"]].append(finding)
-    before = judged_before(judged)
+    before, uniform = judged_before(judged)
     missing = 0
     with open(out / "sample.tsv", "w", encoding="utf-8") as handle:
         handle.write("\t".join(JUDGED) + "\n")
@@ -93,7 +100,7 @@ def run(corpus: Path, out: Path, mnemolint: str, extra: list[str], judged: Path 
             chance = random.Random(f"{SEED}:{code}")  # one draw per rule: a change in one leaves the others
             chosen = by_rule[code] if len(by_rule[code]) <= SAMPLE else chance.sample(by_rule[code], SAMPLE)
             for finding in chosen:
-                verdict, reason = before.get(finding["key"], ("", ""))
+                verdict, reason = uniform.get(finding["key"][:4]) or before.get(finding["key"], ("", ""))
                 missing += not verdict
                 message = shorten(redact(" ".join(finding["message"].split())))
                 cells = [*finding["key"][:4], verdict, reason, message]
