@@ -122,3 +122,6 @@ def test_fixcheck_tells_moved_and_re_encoded_lines_from_lost_ones() -> None:
     assert fates["lost"] == 0 and fates["added"] == 1 and fates["blank"] == 1
     rewritten = b"# Index\n- [a](a.md) \xe2\x80\x94 generated\n- [B](b.md) \xe2\x80\x94 beta\n"
     assert fixcheck.compare(before, rewritten)["lost"] == 1
+    quoted = b"---\nname: fourcc naming: YUY2 vs YUYV\n---\n"
+    assert fixcheck.compare(quoted, b'---\nname: "fourcc naming: YUY2 vs YUYV"\n---\n') == {"quoted": 1, "added": 0}
+    assert fixcheck.compare(quoted, b'---\nname: "fourcc naming"\n---\n')["lost"] == 1

@@ -6,7 +6,8 @@ COPY is a writable copy of the trees collect.py builds (each one a git repositor
 collected files committed), so git holds the text as people wrote it. The fix runs twice in each
 tree. After the first run every changed file is compared with its committed text, line by line:
 a line that is gone and comes back elsewhere unchanged is *moved*; one that differs only in its
-line ending, a byte-order mark or trailing blanks is *re-encoded*; a blank line is *blank*; any
+line ending, a byte-order mark or trailing blanks is *re-encoded*; a frontmatter `key: value` line
+that comes back as `key: "value"` (the same words quoted) is *quoted*; a blank line is *blank*; any
 other line that is gone is *lost* (removed or rewritten). The second run must change nothing.
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -31,6 +33,19 @@ def normal(line: bytes) -> bytes:
     return line.removeprefix(b"\xef\xbb\xbf").rstrip(b"\r\n \t")
 
 
+QUOTED = re.compile(rb"""([ \t]*[^\s:#][^:]*:[ \t]+)(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)')""")
+
+
+def unquoted(line: bytes) -> bytes:
+    """A frontmatter `key: "value"` line as it reads unquoted (`key: value`), else the line."""
+    match = QUOTED.fullmatch(normal(line))
+    if not match:
+        return normal(line)
+    if match.group(2) is not None:
+        return match.group(1) + re.sub(rb"\\(.)", rb"\1", match.group(2))
+    return match.group(1) + match.group(3).replace(b"''", b"'")
+
+
 def compare(before: bytes, after: bytes) -> Counter:
     """What happened to the lines of `before` in `after`: moved, re-encoded, blank or lost (a
     line left in place is not counted), and how many lines were added."""
@@ -42,6 +57,7 @@ def compare(before: bytes, after: bytes) -> Counter:
             gone += old[i1:i2]
             came += new[j1:j2]
     exact, loose = Counter(came), Counter(normal(line) for line in came)
+    quoted = Counter(unquoted(line) for line in came)
     fates: Counter = Counter()
     for line in gone:
         if exact[line]:
@@ -51,6 +67,10 @@ def compare(before: bytes, after: bytes) -> Counter:
         elif loose[normal(line)]:
             fate = "re-encoded"
             loose[normal(line)] -= 1
+        elif quoted[normal(line)]:
+            fate = "quoted"  # the same words, now a quoted YAML scalar
+            quoted[normal(line)] -= 1
+            loose[next(normal(c) for c in came if unquoted(c) == normal(line))] -= 1
         elif not line.strip():
             fate = "blank"
         else:
