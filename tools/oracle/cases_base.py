@@ -19,7 +19,7 @@ Text under project/ may hold HOME_TOKEN; it is replaced by the session's $HOME w
 laid out (an absolute path into the throwaway home). Every text that may be loaded carries a
 unique `MARK-…` marker, so a capture shows which files reached the model.
 
-The helpers below (`write`, `CaseWriter`, `topics`, `entry`, `filler`) are for other case modules too.
+The helpers below (`write`, `write_tree`, `CaseWriter`, `topics`, `entry`, `filler`) are for other case modules too.
 """
 
 from __future__ import annotations
@@ -34,6 +34,12 @@ def write(path: Path, text: str | bytes) -> None:
     """Write `text` exactly (UTF-8, no newline translation), creating the folders."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
+
+
+def write_tree(root: Path, files: dict[str, str]) -> None:
+    """Write each `relative path: text` of `files` under `root`."""
+    for rel, text in files.items():
+        write(root / rel, text)
 
 
 class CaseWriter:
@@ -166,13 +172,18 @@ def _import_cases(cases: CaseWriter) -> None:
         write(p / f"{name}.md", f"MARK-{name.upper()}\n")
     for i in range(1, 8):  # an import chain seven deep
         write(p / f"d{i}.md", f"MARK-D{i}\n@d{i + 1}.md\n" if i < 7 else f"MARK-D{i}\n")
-    write(p / "cyc1.md", "MARK-CYC1\n@cyc2.md\n")
-    write(p / "cyc2.md", "MARK-CYC2\n@cyc1.md\n")
-    # sub/s.md imports @t.md (only at the project root), @sub/u.md (is sub/u.md) and @v.md (is sub/v.md)
-    write(p / "sub/s.md", "MARK-SUB-S\n@t.md\n@sub/u.md\n@v.md\n")
-    write(p / "t.md", "MARK-T-AT-ROOT\n")
-    write(p / "sub/u.md", "MARK-U-IN-SUB\n")
-    write(p / "sub/v.md", "MARK-V-IN-SUB\n")
+    # a cycle; and sub/s.md imports @t.md (only at the project root), @sub/u.md (is sub/u.md), @v.md (is sub/v.md)
+    write_tree(
+        p,
+        {
+            "cyc1.md": "MARK-CYC1\n@cyc2.md\n",
+            "cyc2.md": "MARK-CYC2\n@cyc1.md\n",
+            "sub/s.md": "MARK-SUB-S\n@t.md\n@sub/u.md\n@v.md\n",
+            "t.md": "MARK-T-AT-ROOT\n",
+            "sub/u.md": "MARK-U-IN-SUB\n",
+            "sub/v.md": "MARK-V-IN-SUB\n",
+        },
+    )
     write(case / "home/homeimp.md", "MARK-HOME-IMPORT\n")
 
     # where an HTML comment holds the import: a list item, a paragraph, a block of its own
@@ -231,22 +242,21 @@ def _rules_cases(cases: CaseWriter) -> None:
         ("cl05e_rules_read_lib_deep_js", "lib/deep/w.js\n"),
     ]:
         p = (cases.new(name, "claude", reads=reads) if reads else cases.new(name, "claude")) / "project"
-        for rule, text in RULES.items():
-            write(p / ".claude/rules" / rule, text)
-        for source, text in SOURCES.items():
-            write(p / source, text)
-        write(p / "CLAUDE.md", "MARK-ROOT-CLAUDE\n")
+        write_tree(p / ".claude/rules", RULES)
+        write_tree(p, {**SOURCES, "CLAUDE.md": "MARK-ROOT-CLAUDE\n"})
 
 
 def _folder_cases(cases: CaseWriter) -> None:
     # parents and nested folders: the session in app/, the model reads app/lib/x.ts
-    p = cases.new("cl08_nested", "claude", cwd="app\n", reads="app/lib/x.ts\n") / "project"
-    write(p / "CLAUDE.md", "MARK-PARENT-CLAUDE\n")
-    write(p / "app/CLAUDE.md", "MARK-APP-CLAUDE\n")
-    write(p / "app/.claude/CLAUDE.md", "MARK-APP-DOT-CLAUDE\n")
-    write(p / "app/lib/CLAUDE.md", "MARK-APP-LIB-CLAUDE\n")
-    write(p / "app/lib/x.ts", "export const x = 1; // MARK-FILE-X\n")
-    write(p / "other/CLAUDE.md", "MARK-OTHER-CLAUDE\n")
+    nested = {
+        "CLAUDE.md": "MARK-PARENT-CLAUDE\n",
+        "app/CLAUDE.md": "MARK-APP-CLAUDE\n",
+        "app/.claude/CLAUDE.md": "MARK-APP-DOT-CLAUDE\n",
+        "app/lib/CLAUDE.md": "MARK-APP-LIB-CLAUDE\n",
+        "app/lib/x.ts": "export const x = 1; // MARK-FILE-X\n",
+        "other/CLAUDE.md": "MARK-OTHER-CLAUDE\n",
+    }
+    write_tree(cases.new("cl08_nested", "claude", cwd="app\n", reads="app/lib/x.ts\n") / "project", nested)
 
     # AGENTS.md beside, instead of, or above CLAUDE.md
     layouts: dict[str, tuple[str, dict[str, str]]] = {
@@ -273,8 +283,7 @@ def _folder_cases(cases: CaseWriter) -> None:
     }
     for name, (cwd, files) in layouts.items():
         case = cases.new(name, "claude", cwd=cwd) if cwd else cases.new(name, "claude")
-        for rel, text in files.items():
-            write(case / "project" / rel, text)
+        write_tree(case / "project", files)
 
 
 # ------------------------------------------------------------------ Codex: the AGENTS.md chain
@@ -296,9 +305,7 @@ def _codex_cases(cases: CaseWriter) -> None:
         flags = {"git": ""} if git else {}
         if cwd:
             flags["cwd"] = cwd
-        case = cases.new(name, "codex", **flags)
-        for rel, text in files.items():
-            write(case / "project" / rel, text)
+        write_tree(cases.new(name, "codex", **flags) / "project", files)
 
 
 def write_cases(out: Path | str) -> list[str]:
