@@ -255,5 +255,5 @@ FAMILY = Family(
         import_in_code,
         claude_md_too_large,
     ),
-    cites=("READERS.md",),
+    cites=("claudemd.ts",),
 )

@@ -67,5 +67,5 @@ FAMILY = Family(
     (secret_value,),
     security={"SEC001": "9.0"},  # a live credential in a committed file that agents read and quote
     sensitive=True,
-    cites=("seed",),
+    cites=("`.ai-memory` skill", "memory tool"),
 )
