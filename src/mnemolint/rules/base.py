@@ -126,7 +126,7 @@ class Family:
         security: dict[str, str] | None = None,
         precision: dict[str, str] | None = None,
         sensitive: bool = False,
-        cites: tuple[str, ...] = ("memory-management spec", "`.ai-memory` skill", "memory tool"),
+        cites: tuple[str, ...] = ("Wave", "`.ai-memory` skill", "memory tool"),
     ) -> None:
         self.prefix = prefix
         self.title = title

@@ -244,5 +244,5 @@ FAMILY = Family(
     "citations",
     (citation_missing_file, citation_line_out_of_range, stale_citation),
     precision={"CIT001": "high", "CIT002": "high", "CIT003": "medium"},
-    cites=("memoryAge.ts", "memory-management spec"),
+    cites=("memoryAge.ts", "Wave"),
 )

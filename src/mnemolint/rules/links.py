@@ -182,5 +182,5 @@ FAMILY = Family(
         "LNK005": "4.0",  # a target that names anything on the machine
         "LNK006": "9.0",  # credentials or system files loaded into, or written from, a model's context
     },
-    cites=("memory-management spec", "`.ai-memory` skill", "claudemd.ts"),
+    cites=("Wave", "`.ai-memory` skill", "claudemd.ts"),
 )

@@ -112,5 +112,5 @@ FAMILY = Family(
     "nested instruction files",
     "instruction-files",
     (claude_md_shadowed, memory_file_unreadable),
-    cites=("memory-management spec", "claudemd.ts"),
+    cites=("Wave", "claudemd.ts"),
 )

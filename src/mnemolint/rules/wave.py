@@ -586,5 +586,5 @@ FAMILY = Family(
         rule_readme_loaded,
     ),
     precision={"WAV002": "high", "WAV005": "medium", "WAV010": "high", "WAV012": "high"},
-    cites=("MemoryRule", "memory-management spec"),
+    cites=("MemoryRule", "Wave"),
 )
