@@ -49,9 +49,10 @@ SETTINGS = (
     "maintenance.auto=false",
     "color.ui=false",
 )
-# The caller's environment, less everything git reads from it (GIT_DIR, GIT_INDEX_FILE,
-# GIT_CONFIG_PARAMETERS…), plus what keeps git from prompting, locking or reading system config.
-_KEPT = ("PATH", "HOME", "XDG_CONFIG_HOME", "SYSTEMROOT", "TMPDIR", "TEMP", "TMP", "USERPROFILE")
+# Of the caller's environment only these (the user's own global config among them): nothing that
+# names another repository or settings (GIT_DIR, GIT_INDEX_FILE, GIT_CONFIG_PARAMETERS…); then what
+# keeps git from prompting, locking, fetching or reading the system config.
+_KEPT = ("PATH", "HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "SYSTEMROOT", "TMPDIR", "TEMP", "TMP", "USERPROFILE")
 _FIXED = {
     "GIT_CONFIG_NOSYSTEM": "1",
     "GIT_TERMINAL_PROMPT": "0",
