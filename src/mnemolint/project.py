@@ -91,8 +91,8 @@ class Project:
         dates: dict[str, float] = {}
         specs = [f":(literal){rel}" for rel in rels]
         # No signature is verified, no mailmap, order file, textconv or external diff is read or run.
-        log = ("log", "--no-show-signature", "--no-mailmap", "--no-textconv", "--no-ext-diff", f"-O{os.devnull}")
-        log += ("--format=%x01%ct", "--name-only", "-z", "--no-renames", "--relative", "--", *specs)
+        log = ["log", "--no-show-signature", "--no-mailmap", "--no-textconv", "--no-ext-diff", f"-O{os.devnull}"]
+        log += ["--format=%x01%ct", "--name-only", "-z", "--no-renames", "--relative", "--", *specs]
         logged = git(self.path, *log, may_fail=True) if rels else None  # no commit yet: it fails
         if logged is not None:
             moment = None

@@ -118,8 +118,9 @@ class Ignores:
     def text(self, path: str) -> str | None:
         """The text of the `.gitignore` at `path`, None when there is none, git reads none there
         (`not_read`) or it is unreadable."""
-        if path not in self.texts or not_read(path):
-            readable = os.path.isfile(path) and not not_read(path)
+        unread = not_read(path)
+        if unread or path not in self.texts:
+            readable = not unread and os.path.isfile(path)
             self.texts[path] = Document(path, GITIGNORE, self.options).text if readable else None
         return self.texts[path]
 
