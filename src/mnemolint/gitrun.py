@@ -28,6 +28,10 @@ import sys
 
 from mnemolint.paths import upwards
 
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
+if TYPE_CHECKING:
+    import subprocess
+
 TIMEOUT = 10.0  # seconds for one git command: a hung git must not hang a commit or a CI job
 
 # Settings that would run a program, read a file that may block, or write, neutralised. A `-c` on
@@ -166,7 +170,6 @@ def git(folder: str, *arguments: str, timeout: float = TIMEOUT, may_fail: bool =
 
 
 def _run(command: list[str], folder: str, timeout: float, repo: Repository, may_fail: bool) -> bytes | None:
-    import signal
     import subprocess  # only when git runs: its import costs 2 ms of every start
 
     environment = {name: os.environ[name] for name in _KEPT if name in os.environ}
@@ -187,11 +190,7 @@ def _run(command: list[str], folder: str, timeout: float, repo: Repository, may_
     try:
         out, err = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        try:
-            os.killpg(process.pid, signal.SIGKILL)  # the leader is not reaped yet: the group is still its own
-        except OSError:
-            pass
-        process.communicate()
+        _stop(process)
         _note(repo.work_tree, f"git did not answer within {timeout:g} s and was stopped", refuse=repo.git_dir)
         return None
     if process.returncode != 0:
@@ -201,6 +200,28 @@ def _run(command: list[str], folder: str, timeout: float, repo: Repository, may_
         _note(repo.work_tree, f"git failed ({reason[0] if reason else f'exit {process.returncode}'})")
         return None
     return out
+
+
+def _stop(process: subprocess.Popen) -> None:
+    """Kill `process` and its group (the leader is not reaped yet, so the group is still its own),
+    and reap it; a pipe something outside the group still holds open is closed, not waited on."""
+    import signal
+    import subprocess
+
+    try:
+        if hasattr(os, "killpg"):
+            os.killpg(process.pid, signal.SIGKILL)
+        else:
+            process.kill()
+    except OSError:
+        pass
+    try:
+        process.communicate(timeout=1)
+    except subprocess.TimeoutExpired:
+        for pipe in (process.stdout, process.stderr):
+            if pipe is not None:
+                pipe.close()
+        process.wait()
 
 
 def _program() -> str | None:
