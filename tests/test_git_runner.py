@@ -147,7 +147,8 @@ def embed(folder: Path, program: Path) -> None:
             "HEAD": "ref: refs/heads/main\n",
             "objects/.keep": "",
             "refs/heads/.keep": "",
-            "config": f'[core]\n\tbare = false\n\tworktree = .\n\tfsmonitor = "{program}"\n',
+            "config": f"[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n"
+            f'\tfsmonitor = "{program}"\n',
         },
     )
 
