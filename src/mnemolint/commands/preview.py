@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     import argparse
 
     from mnemolint.kinds.memory import MemoryDir
+    from mnemolint.parse.document import Document
     from mnemolint.readers import Reader
 
 NAME = "preview"
@@ -114,7 +115,8 @@ def codex_preview(directory: str, options: dict) -> dict:
     from mnemolint.load import codex_load
     from mnemolint.redact import redact
 
-    chain = [document for document in codex_chain(directory, {}, options) if document.text is not None]
+    found = codex_chain(directory, {}, options)
+    chain = [document for document in found if document.text is not None]
     limit = options["codex-max-bytes"]
     parts, text = codex_load([(doc.path, (doc.text or "").encode("utf-8", "surrogatepass")) for doc in chain], limit)
     return {
@@ -127,19 +129,35 @@ def codex_preview(directory: str, options: dict) -> dict:
         ],
         "loaded_bytes": sum(part.kept for part in parts if not part.empty),
         "loaded": redact(text),
+        "unread": [{"path": doc.path, "reason": _why_unread(doc)} for doc in found if doc.text is None],
     }
+
+
+def _why_unread(document: Document) -> str:
+    """Why a file of the chain was not read: a dangerous link (never read by any command), too
+    large, or not text."""
+    if document.read_error:
+        return document.read_error
+    return "over `max-file-bytes`" if document.too_large else "not UTF-8 text"
 
 
 def describe_codex(facts: dict) -> str:
     """`codex_preview`'s facts as the text `preview --agent codex` prints."""
+    import os
+
     from mnemolint.parse.textutil import visible
     from mnemolint.report import display_path
 
     where = display_path(facts["directory"])
-    if not facts["files"]:
+    unread = facts["unread"]
+    if not facts["files"] and not unread:
         return f"No AGENTS.md on Codex's way from the git root to {where}: Codex loads no project doc there.\n"
     lines = [f"Codex's AGENTS.md chain for a session in {where} (project_doc_max_bytes {facts['max_bytes']:,}):"]
-    for entry in facts["files"]:
+    # One file a folder, root first: a deeper path comes later in the chain.
+    for entry in sorted([*facts["files"], *unread], key=lambda entry: entry["path"].count(os.sep)):
+        if "reason" in entry:  # what Codex would take from it is neither shown nor counted below
+            lines.append(f"  {display_path(entry['path'])}: not read: {entry['reason']}")
+            continue
         if not entry["cut"]:
             state = "read whole"
         elif entry["read"] == 0:
@@ -148,7 +166,12 @@ def describe_codex(facts: dict) -> str:
             split = ", inside a UTF-8 character (shown as U+FFFD)" if entry["split"] else ""
             state = f"cut after {entry['read']:,} bytes{split}"
         lines.append(f"  {display_path(entry['path'])}: {entry['bytes']:,} bytes, {state}")
-    lines.append(f"Codex loads {facts['loaded_bytes']:,} bytes, the files joined with a blank line:")
+    if unread:
+        lines.append("Codex also loads what the files not read here hold; mnemolint shows none of it.")
+        if not facts["files"]:
+            return "\n".join(lines) + "\n"
+    read = " of the files read here" if unread else ""
+    lines.append(f"Codex loads {facts['loaded_bytes']:,} bytes{read}, the files joined with a blank line:")
     lines.append("")
     lines.extend(visible(line) for line in facts["loaded"].split("\n"))
     return "\n".join(lines) + "\n"
@@ -190,6 +213,7 @@ def _run_codex(args: argparse.Namespace) -> int:
             **facts,
             "directory": display_path(directory),
             "files": [{**entry, "path": display_path(entry["path"])} for entry in facts["files"]],
+            "unread": [{**entry, "path": display_path(entry["path"])} for entry in facts["unread"]],
         }
         json.dump(shown, sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")

@@ -9,7 +9,8 @@ directory. tests/test_gitignore.py checks it against `git check-ignore` in a rea
 Only `.gitignore` files count, not `.git/info/exclude` or a global excludes file: those are one
 person's, and what the rules ask is what every clone of the project ignores. A `.gitignore` the
 walk linted is read from its `Document` (so a fix computed but not yet written counts); one it
-did not (above the linted root, or inside a container) is read through a `Document` too.
+did not (above the linted root, or inside a container) is read through a `Document` too. A
+`.gitignore` that is a symlink or a FIFO is not read, as git reads neither (`not_read`).
 pathspec is imported only when a question is asked.
 """
 
@@ -84,6 +85,23 @@ class _Spec:
         return Verdict(bool(found.include), Source(self.path, self.lines[index], self.patterns[index]))
 
 
+def not_read(path: str) -> str | None:
+    """What stands at `path` when it is a `.gitignore` git does not read: "a symlink" (git opens a
+    `.gitignore` without following links, since git 2.32) or "a named pipe (FIFO)" and the like (git
+    would wait on it; mnemolint never opens one). None for a regular file or nothing at all."""
+    import stat
+
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return None
+    if stat.S_ISLNK(mode):
+        return "a symlink"
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    return "a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "not a regular file (a device or a socket)"
+
+
 class Ignores:
     """Ignore status of paths below `top`, by the `.gitignore` files from `top` down.
 
@@ -98,9 +116,12 @@ class Ignores:
         self._specs: dict[str, _Spec | None] = {}
 
     def text(self, path: str) -> str | None:
-        """The text of the `.gitignore` at `path`, None when there is none (or it is unreadable)."""
-        if path not in self.texts:
-            self.texts[path] = Document(path, GITIGNORE, self.options).text if os.path.isfile(path) else None
+        """The text of the `.gitignore` at `path`, None when there is none, git reads none there
+        (`not_read`) or it is unreadable."""
+        unread = not_read(path)
+        if unread or path not in self.texts:
+            readable = not unread and os.path.isfile(path)
+            self.texts[path] = Document(path, GITIGNORE, self.options).text if readable else None
         return self.texts[path]
 
     def with_text(self, path: str, text: str) -> Ignores:
