@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from mnemolint.load import agent_for, counted_text, kilobytes, load, strip_block_comments
+from mnemolint.agents.claude_code import kilobytes
+from mnemolint.load import agent_for, counted_text, load, strip_block_comments
 from mnemolint.readers import CLAUDE, WAVE
 
 

@@ -216,7 +216,7 @@ def _unread(memdir: MemoryDir) -> str | None:
 
 def describe(facts: dict, reader: Reader) -> str:
     """`facts` as the text `preview` prints."""
-    from mnemolint.load import kilobytes
+    from mnemolint.agents.claude_code import kilobytes
     from mnemolint.parse.textutil import plural, visible
     from mnemolint.report import display_path
 

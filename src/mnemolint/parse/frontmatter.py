@@ -146,7 +146,9 @@ class FrontMatter:
     """The frontmatter block of one document and what reading it gave.
 
     Line numbers are 1-based lines of the file. `status` is one of NONE (no fence on line 1),
-    OK, UNCLOSED, INVALID, NOT_MAPPING, TOO_COMPLEX; `data` is a dict only when OK.
+    OK, UNCLOSED, INVALID, NOT_MAPPING, TOO_COMPLEX; `data` is a dict only when OK. `retried`: plain
+    YAML refused the block (its `error` kept) and `data` is what Claude Code's second try reads
+    (agents/claude_code.py), which FM001 reports and the other rules read as the fields.
     """
 
     __slots__ = (
@@ -159,6 +161,7 @@ class FrontMatter:
         "error_line",
         "error_column",
         "ambiguous",
+        "retried",
         "_key_lines",
     )
 
@@ -172,6 +175,7 @@ class FrontMatter:
         self.error_line: int | None = None
         self.error_column: int | None = None
         self.ambiguous: list[Ambiguous] = []
+        self.retried = False
         self._key_lines: dict[str, int] | None = None
 
     @property
@@ -281,26 +285,12 @@ def fast_path(lines: list[str], max_depth: int) -> dict[str, str] | None:
     return None if flat is None or _may_be_ambiguous(flat) else flat
 
 
-# Claude Code's second try at invalid frontmatter (frontmatterParser.ts:79-121, 148-160): values
-# holding a YAML special character are quoted, then the block is parsed again.
-_VALUE = re.compile(r"^(\s*(?:-\s+|[^\s#:-][^:]*:\s+))([^\s\"'].*?)\s*$")
-_SPECIAL = re.compile(r"[*&!{}\[\]|>%@`]")
-
-
-def requoted(yaml_lines: list[str], max_depth: int) -> dict[str, Any] | None:
-    """The mapping Claude Code gets from a block plain YAML refused, after quoting every value that
-    holds a special character (`- **/*.md` becomes `- "**/*.md"`); None when that fails too."""
-    lines = []
-    for line in yaml_lines:
-        match = _VALUE.match(line)
-        value = match.group(2) if match else ""
-        if match and _SPECIAL.search(value) and value not in (">", "|", ">-", "|-", ">+", "|+"):
-            escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-            line = f'{match.group(1)}"{escaped}"'
-        lines.append(line)
-    retried = FrontMatter()
-    _parse(retried, "\n".join(lines), max_depth)
-    return retried.data if retried.status == OK else None
+def parse_block(text: str, max_depth: int) -> FrontMatter:
+    """A frontmatter block's text read as YAML 1.2, its mapping in `data` when OK (no positions:
+    the block is not a file's)."""
+    result = FrontMatter()
+    _parse(result, text, max_depth)
+    return result
 
 
 def _load(text: str) -> Any:
