@@ -148,6 +148,11 @@ def _readers(path: str, agents: list[str]) -> tuple[Reader, ...]:
     return tuple(found)
 
 
+def uses_claude_code(path: str, agents: list[str]) -> bool:
+    """Whether the project at `path` is one Claude Code works in (the `agents` setting, else its files)."""
+    return CLAUDE in _readers(path, agents)
+
+
 def git(path: str, *arguments: str, timeout: float = _GIT_TIMEOUT) -> bytes | None:
     """What `git -C path …` prints; None outside a work tree, without git, or past `timeout`
     seconds. The one place mnemolint runs git: with no terminal to ask, it never waits for input."""
