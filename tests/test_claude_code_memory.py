@@ -64,7 +64,11 @@ def test_the_second_try_rewrites_a_block_as_the_client_does(block: str, client: 
     ("block", "fields", "how"),
     [
         ("description: Build: use pnpm\n", {"description": "Build: use pnpm"}, cc.RETRIED),
-        ("description: a: b\ntype: feedback # a note\n", {"description": "a: b", "type": "feedback # a note"}, cc.RETRIED),
+        (
+            "description: a: b\ntype: feedback # a note\n",
+            {"description": "a: b", "type": "feedback # a note"},
+            cc.RETRIED,
+        ),
         ("description: *alias\n", {"description": "*alias"}, cc.RETRIED),  # an alias with no anchor fails first
         ("paths:\n  - **/*.ts\n", {}, cc.FAILED),  # an indented item is never quoted (cl32a)
         ('description: "unclosed\n', {}, cc.FAILED),
@@ -99,7 +103,7 @@ CLIENT_WARNINGS = [
     (
         "cl01a_mem250",
         "".join(_entry(n) for n in range(1, 251)),
-        '> WARNING: MEMORY.md is 250 lines (limit: 200). Only part of it was loaded: 50 of 250 lines were cut off, '
+        "> WARNING: MEMORY.md is 250 lines (limit: 200). Only part of it was loaded: 50 of 250 lines were cut off, "
         'starting at line 201 ("- [Topic 201](t201.md) — note 201 MARK-L201"). Keep index entries to one line '
         "under ~200 chars; move detail into topic files.",
     ),
@@ -185,9 +189,13 @@ def test_auto_memory_location_and_switches(tmp_path: Path) -> None:
     project = write_tree(tmp_path / "proj", {".git/HEAD": "ref\n", "sub/x.txt": "x"})
     env = {"HOME": str(home)}
     expected = home / ".claude" / "projects" / cc.project_slug(str(project)) / "memory"
-    assert cc.auto_memory_dir(str(project / "sub"), {**env, "CLAUDE_CONFIG_DIR": str(home / ".claude")}) == str(expected)
+    assert cc.auto_memory_dir(str(project / "sub"), {**env, "CLAUDE_CONFIG_DIR": str(home / ".claude")}) == str(
+        expected
+    )
     assert cc.auto_memory_off(str(project), env) is None
-    assert "CLAUDE_CODE_DISABLE_AUTO_MEMORY=1" in (cc.auto_memory_off(str(project), {**env, "CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1"}) or "")
+    assert "CLAUDE_CODE_DISABLE_AUTO_MEMORY=1" in (
+        cc.auto_memory_off(str(project), {**env, "CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1"}) or ""
+    )
     write_tree(project, {".claude/settings.json": json.dumps({"autoMemoryEnabled": False})})
     assert "autoMemoryEnabled: false" in (cc.auto_memory_off(str(project), env) or "")
     assert cc.auto_memory_off(str(project), {**env, "CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"}) is None  # forced on
@@ -206,7 +214,9 @@ def test_check_auto_memory_lints_the_projects_memory(tmp_path: Path) -> None:
     assert "FM001" not in plain.stdout
     found = run_cli("check", "--no-cache", "--auto-memory", str(project), env=env)
     assert "a.md:3:19: FM001" in found.stdout and "second try" in found.stdout
-    off = run_cli("check", "--no-cache", "--auto-memory", str(project), env={**env, "CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1"})
+    off = run_cli(
+        "check", "--no-cache", "--auto-memory", str(project), env={**env, "CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1"}
+    )
     assert "FM001" not in off.stdout and "auto memory is off" in off.stderr
 
 
@@ -227,7 +237,10 @@ def test_recovered_fields_feed_the_other_rules(tmp_path: Path) -> None:
     long = "Build: " + "very long description " * 20
     root = write_tree(
         tmp_path,
-        {"memory/MEMORY.md": "- [Build](build.md) — b\n", "memory/build.md": f"---\nname: Build\ndescription: {long}\n---\nx\n"},
+        {
+            "memory/MEMORY.md": "- [Build](build.md) — b\n",
+            "memory/build.md": f"---\nname: Build\ndescription: {long}\n---\nx\n",
+        },
     )
     assert "MEM205" in codes(run_lint(root))  # no `type`: only known once the fields are read
 
@@ -271,9 +284,35 @@ def test_the_second_try_is_linear_in_a_megabyte_line(tmp_path: Path) -> None:
     assert time.perf_counter() - started < 5
     root = write_tree(
         tmp_path,
-        {".claude/rules/r.md": f"---\n{line}\n---\nbody\n", "memory/MEMORY.md": "- [T](t.md) — t\n",
-         "memory/t.md": f"---\nname: T\ndescription: @a{' ' * (1 << 20)}b\ntype: user\n---\nbody\n"},
+        {
+            ".claude/rules/r.md": f"---\n{line}\n---\nbody\n",
+            "memory/MEMORY.md": "- [T](t.md) — t\n",
+            "memory/t.md": f"---\nname: T\ndescription: @a{' ' * (1 << 20)}b\ntype: user\n---\nbody\n",
+        },
     )
     started = time.perf_counter()
     assert codes(run_lint(root, select=["FM001", "MEM2"])).count("FM001") == 2  # the globs are not compiled here
     assert time.perf_counter() - started < 10
+
+
+def test_a_settings_env_turns_auto_memory_off(tmp_path: Path) -> None:
+    """cl34a: `env` in ~/.claude/settings.json reaches the client's process before it decides."""
+    home = tmp_path / "home"
+    write_tree(home, {".claude/settings.json": json.dumps({"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1"}})})
+    project = write_tree(tmp_path / "p", {"CLAUDE.md": "x\n"})
+    assert "turns it off" in (cc.auto_memory_off(str(project), {"HOME": str(home)}) or "")
+
+
+def test_preview_auto_memory_names_the_projects_memory(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    project = write_tree(tmp_path / "proj", {"CLAUDE.md": "x\n"})
+    env = {"HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude")}
+    missing = run_cli("preview", "--auto-memory", str(project), env=env)
+    memory = home / ".claude" / "projects" / cc.project_slug(str(project)) / "memory"
+    assert missing.returncode == 2 and str(memory) in missing.stderr and "does not exist" in missing.stderr
+    write_tree(memory, {"MEMORY.md": "".join(_entry(n) for n in range(1, 251))})
+    shown = run_cli("preview", "--auto-memory", "--output-format", "json", str(project), env=env)
+    facts = json.loads(shown.stdout)
+    assert facts["agent"] == "claude-code" and facts["warning"] == CLIENT_WARNINGS[0][2]
+    off = run_cli("preview", "--auto-memory", str(project), env={**env, "CLAUDE_CODE_DISABLE_AUTO_MEMORY": "true"})
+    assert off.returncode == 2 and "auto memory is off" in off.stderr

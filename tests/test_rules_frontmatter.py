@@ -56,16 +56,22 @@ def test_clean_frontmatter_has_no_fm_findings(tree) -> None:
 @pytest.mark.parametrize(
     ("text", "line", "column", "severity"),
     [
-        pytest.param("---\nname: a\ndescription: b\nname: c\n---\n", 4, 1, "error", id="duplicate-key-on-3rd-yaml-line"),
+        pytest.param(
+            "---\nname: a\ndescription: b\nname: c\n---\n", 4, 1, "error", id="duplicate-key-on-3rd-yaml-line"
+        ),
         # Claude Code's second try quotes `a: b` and reads the block: a warning, not an error
-        pytest.param("---\nname: a\ndescription: b\ntitle: a: b\n---\n", 4, 9, "warning", id="mapping-value-on-3rd-yaml-line"),
+        pytest.param(
+            "---\nname: a\ndescription: b\ntitle: a: b\n---\n", 4, 9, "warning", id="mapping-value-on-3rd-yaml-line"
+        ),
         pytest.param("---\nname: a\n  description: b\n---\n", 3, 14, "error", id="bad-indentation"),
         pytest.param("---\r\nname: a\r\ntitle: a: b\r\n---\r\n", 3, 9, "warning", id="crlf"),  # the scan drops CRs
         pytest.param("\ufeff---\nname: a\ntitle: a: b\n---\n", 3, 9, "warning", id="after-bom"),
         pytest.param('---\nname: a\ndescription: "never closed\n---\n', 3, 27, "error", id="unterminated-quote"),
     ],
 )
-def test_fm001_points_at_the_line_and_column_of_the_file(tree, text: str, line: int, column: int, severity: str) -> None:
+def test_fm001_points_at_the_line_and_column_of_the_file(
+    tree, text: str, line: int, column: int, severity: str
+) -> None:
     [finding] = only(lint_topic(tree, text), "FM001")
     assert (finding.line, finding.column) == (line, column)
     assert finding.severity == severity

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 
-from mnemolint.agents.claude_code import kilobytes
 from mnemolint.parse.textutil import js_trim, utf16_len, utf16_prefix_index
 from mnemolint.patterns import Lazy
 from mnemolint.readers import WAVE

@@ -62,7 +62,10 @@ def _index_cases(out: str, made: list[str]) -> None:
     _topics(f"{folder}/automem", 250)
 
     folder = _case(out, "cl30b_mem_quote_blank", made)
-    _write(f"{folder}/automem/MEMORY.md", "".join(_entry(n) for n in range(1, 201)) + "\n" + "".join(_entry(n) for n in range(201, 221)))
+    _write(
+        f"{folder}/automem/MEMORY.md",
+        "".join(_entry(n) for n in range(1, 201)) + "\n" + "".join(_entry(n) for n in range(201, 221)),
+    )
     _topics(f"{folder}/automem", 220)
 
     folder = _case(out, "cl30c_mem_one_line", made)

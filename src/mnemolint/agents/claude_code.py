@@ -50,9 +50,7 @@ INDEX_MAX_CHARS = Fact(25_000, "cl01b_mem150_40kb")
 # word boundary with `…` (cl30a…cl30d); a cut inside line 1 says how much of it loaded (cl30c).
 QUOTE_MAX_CHARS = Fact(80, "cl30a_mem_quote_words")
 CUT_LINE_ONE = Fact("everything after the first {kept} characters of line 1 was cut off", "cl30c_mem_one_line")
-WARNING_ADVICE = Fact(
-    "Keep index entries to one line under ~200 chars; move detail into topic files.", "cl01a_mem250"
-)
+WARNING_ADVICE = Fact("Keep index entries to one line under ~200 chars; move detail into topic files.", "cl01a_mem250")
 # Frontmatter of MEMORY.md is removed before the count, as is that of every file it loads.
 STRIPS_INDEX_FRONTMATTER = Fact(True, "cl02a_mem_fm_comment")
 
@@ -86,6 +84,8 @@ SLUG_KEY = Fact("git root, else the session folder", "cl33a_slug_git_root")
 # say `autoMemoryEnabled: false`; a false value of the variable (`0`, `false`, …) forces it on.
 DISABLE_AUTO_MEMORY_ENV = Fact("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "cl34a_env_disables_auto_memory")
 AUTO_MEMORY_SETTING = Fact("autoMemoryEnabled", "cl34b_setting_disables_auto_memory")
+PROJECT_SETTING_COUNTS = Fact(True, "cl34d_project_setting_off")
+FALSE_ENV_FORCES_ON = Fact(True, "cl34c_env_false_forces_on")
 AUTO_MEMORY_DEFAULT = Fact(True, "cl01e_automem_default_on")
 
 _TRUE = ("1", "true", "yes", "on")
@@ -127,7 +127,7 @@ def project_key(session_dir: str) -> str:
 def config_dir(environ: Mapping[str, str] | None = None) -> str:
     """`CLAUDE_CONFIG_DIR`, else `~/.claude`."""
     env = os.environ if environ is None else environ
-    return env.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), ".claude")
+    return env.get("CLAUDE_CONFIG_DIR") or os.path.join(env.get("HOME") or os.path.expanduser("~"), ".claude")
 
 
 def auto_memory_dir(session_dir: str, environ: Mapping[str, str] | None = None) -> str:
@@ -144,7 +144,14 @@ def auto_memory_dir(session_dir: str, environ: Mapping[str, str] | None = None) 
 
 def auto_memory_off(session_dir: str, environ: Mapping[str, str] | None = None) -> str | None:
     """Why auto memory is off for a session in `session_dir`, or None when it is on."""
-    env = os.environ if environ is None else environ
+    root = project_key(session_dir)
+    layers = _settings_layers(root, environ)
+    env = dict(os.environ if environ is None else environ)
+    for _, settings in reversed(layers):  # a settings file's `env` is applied over the process's (cl34a)
+        values = settings.get("env")
+        env.update(
+            {key: value for key, value in values.items() if isinstance(value, str)} if isinstance(values, dict) else {}
+        )
     switch = env.get(DISABLE_AUTO_MEMORY_ENV.value, "").strip().lower()
     if switch in _TRUE:
         return f"`{DISABLE_AUTO_MEMORY_ENV.value}={env[DISABLE_AUTO_MEMORY_ENV.value]}` turns it off"
@@ -152,16 +159,20 @@ def auto_memory_off(session_dir: str, environ: Mapping[str, str] | None = None) 
         return None  # forced on, whatever the settings say
     if env.get("CLAUDE_CODE_SIMPLE"):
         return "`CLAUDE_CODE_SIMPLE` turns it off"
-    root = project_key(session_dir)
-    for where, settings in (
-        (".claude/settings.local.json", _json(os.path.join(root, ".claude", "settings.local.json"))),
-        (".claude/settings.json", _json(os.path.join(root, ".claude", "settings.json"))),
-        ("~/.claude/settings.json", _user_settings(environ)),
-    ):
+    for where, settings in layers:
         enabled = settings.get(AUTO_MEMORY_SETTING.value)
         if isinstance(enabled, bool):
             return None if enabled else f"`{AUTO_MEMORY_SETTING.value}: false` in {where} turns it off"
     return None if AUTO_MEMORY_DEFAULT.value else "it is off by default"
+
+
+def _settings_layers(root: str, environ: Mapping[str, str] | None) -> list[tuple[str, dict]]:
+    """The settings files that decide for a project, the one that wins first (cl34d: the project's)."""
+    return [
+        (".claude/settings.local.json", _json(os.path.join(root, ".claude", "settings.local.json"))),
+        (".claude/settings.json", _json(os.path.join(root, ".claude", "settings.json"))),
+        ("~/.claude/settings.json", _user_settings(environ)),
+    ]
 
 
 def _user_settings(environ: Mapping[str, str] | None) -> dict:

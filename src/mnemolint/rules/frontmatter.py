@@ -39,7 +39,7 @@ def invalid_yaml(document: Document, options: dict) -> Iterator[Hit]:
     if not (front.status == fm.INVALID or front.retried):
         return
     hint = next((f" ({text})" for problem, text in _HINTS.items() if problem in front.error), "")
-    where = {"line": front.error_line or front.fence_line, "column": front.error_column}
+    line, column = front.error_line or front.fence_line, front.error_column
     error = f"{_quoted_error(front.error)}{hint}"
     if front.status == fm.INVALID:
         gets = _own_reading(document)
@@ -47,7 +47,8 @@ def invalid_yaml(document: Document, options: dict) -> Iterator[Hit]:
             f"Invalid YAML in frontmatter: {error}; {_lost(document)}, Claude Code's second try (values "
             f"quoted) failing too.{gets}",
             severity=WARNING if gets else None,
-            **where,
+            line=line,
+            column=column,
         )
         return
     quoted = _quoted(document)
@@ -55,16 +56,15 @@ def invalid_yaml(document: Document, options: dict) -> Iterator[Hit]:
     commented = [(key, value) for key, value in quoted if _COMMENT in value or "\t#" in value]
     from mnemolint.redact import redact
 
-    caveat = "".join(
-        f" It reads `{key}` as \"{redact(value)}\", the comment with it." for key, value in commented
-    )
+    caveat = "".join(f' It reads `{key}` as "{redact(value)}", the comment with it.' for key, value in commented)
     tail = "" if document.kind is None or document.kind.frontmatter_fields else f" ({_lost(document)})"
     yield Hit(
         f"Invalid YAML in frontmatter: {error}. {_second_try(document)} {keys}, which other YAML readers "
         f"do not do: they get nothing from it.{caveat}{tail} Quote the value as written.",
         severity=WARNING,
         fix=_quote_fix(document, bool(commented)),
-        **where,
+        line=line,
+        column=column,
     )
 
 
