@@ -316,3 +316,32 @@ def test_preview_auto_memory_names_the_projects_memory(tmp_path: Path) -> None:
     assert facts["agent"] == "claude-code" and facts["warning"] == CLIENT_WARNINGS[0][2]
     off = run_cli("preview", "--auto-memory", str(project), env={**env, "CLAUDE_CODE_DISABLE_AUTO_MEMORY": "true"})
     assert off.returncode == 2 and "auto memory is off" in off.stderr
+
+
+SHARED_CASES = {
+    "cl01a_mem250",
+    "cl01b_mem150_40kb",
+    "cl01c_mem250_40kb",
+    "cl01e_automem_default_on",
+    "cl02a_mem_fm_comment",
+}
+
+
+def test_every_fact_names_the_version_and_a_case_that_exists(tmp_path: Path) -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "cases_claude_memory", Path(__file__).resolve().parent.parent / "tools" / "oracle" / "cases_claude_memory.py"
+    )
+    assert spec is not None and spec.loader is not None
+    cases = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cases)
+    written = cases.write_cases(str(tmp_path))
+    assert written and all(name.startswith("cl3") for name in written)
+    for name in written:  # the layout the harness reads
+        assert (tmp_path / name / "client").read_text() == "claude\n" and (tmp_path / name / "project").is_dir()
+    facts = [value for value in vars(cc).values() if isinstance(value, cc.Fact)]
+    assert len(facts) > 15
+    for fact in facts:
+        assert fact.verified_on == cc.VERSION
+        assert fact.case is None or fact.case in set(written) | SHARED_CASES, fact

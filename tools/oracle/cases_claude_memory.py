@@ -129,6 +129,8 @@ def _frontmatter_cases(out: str, made: list[str]) -> None:
     _write(f"{rules}/top.md", "---\npaths: **/*.ts\n---\nMARK-RULE-TOP\n")
     _write(f"{rules}/crlf.md", "---\r\npaths: **/*.ts\r\n---\r\nMARK-RULE-CRLF\r\n")
     _write(f"{rules}/plain.md", '---\npaths: "**/*.md"\n---\nMARK-RULE-PLAIN\n')
+    # Of a key given twice the last one counts: this rule loads when the `.ts` file is read.
+    _write(f"{rules}/twice.md", '---\npaths: "**/*.md"\npaths: "**/*.ts"\n---\nMARK-RULE-TWICE\n')
     _write(f"{folder}/project/src/x.ts", "export const x = 1; // MARK-SRC\n")
     _write(f"{folder}/project/CLAUDE.md", "MARK-PROJECT\n")
 

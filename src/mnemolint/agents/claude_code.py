@@ -24,11 +24,12 @@ VERSION = "2.1.332"
 
 
 class Fact:
-    """One thing the client does: its `value`, the client `verified_on`, the oracle `case` showing it."""
+    """One thing the client does: its `value`, the client `verified_on`, the oracle `case` showing it
+    (None: read in the client's code of that version, no offline request shows it yet)."""
 
     __slots__ = ("value", "verified_on", "case")
 
-    def __init__(self, value: Any, case: str, verified_on: str = VERSION) -> None:
+    def __init__(self, value: Any, case: str | None, verified_on: str = VERSION) -> None:
         self.value = value
         self.case = case
         self.verified_on = verified_on
@@ -57,9 +58,11 @@ STRIPS_INDEX_FRONTMATTER = Fact(True, "cl02a_mem_fm_comment")
 # The memory scan (what the model is shown to choose memories from, and what the extraction step
 # is seeded with): each topic's first 30 lines, at most 64 KiB, read as frontmatter; `description`
 # as written, `type` only one of the four; newest first, at most 200.
-SCAN_LINES = Fact(30, "cl31c_topic_fm_past_30_lines")
-SCAN_BYTES = Fact(65_536, "cl31a_topic_fm_retry")
-SCAN_MAX_ENTRIES = Fact(200, "cl31a_topic_fm_retry")
+# (The request that shows them, the relevant-memory selection, is behind a server-side flag that
+# an offline run does not turn on: cl31a and cl31c record that no such request is sent.)
+SCAN_LINES = Fact(30, None)
+SCAN_BYTES = Fact(65_536, None)
+SCAN_MAX_ENTRIES = Fact(200, None)
 
 # Frontmatter: read with Bun's YAML parser; when that fails, values holding a YAML indicator or
 # `: ` on top-level `key: value` lines are double-quoted, leading tabs become two spaces each, and
@@ -68,10 +71,10 @@ SCAN_MAX_ENTRIES = Fact(200, "cl31a_topic_fm_retry")
 # in CR: such a rule has no `paths` and loads at start (cl32a).
 RETRIES_FRONTMATTER = Fact(True, "cl32a_rule_paths_retry")
 RETRY_KEEPS_CR = Fact(True, "cl32a_rule_paths_retry")
-# The block ends at the first `---` after the opening line, even inside a value (cl31b).
-BLOCK_ENDS_AT_ANY_DASHES = Fact(True, "cl31b_topic_fm_dashes_in_value")
+# The block ends at the first `---` after the opening line, even inside a value (cl32c).
+BLOCK_ENDS_AT_ANY_DASHES = Fact(True, "cl32c_mem_fm_dashes")
 # Of duplicate keys the last one wins (Bun's parser); mnemolint's strict reading reports them.
-DUPLICATE_KEY_WINS = Fact("last", "cl31a_topic_fm_retry")
+DUPLICATE_KEY_WINS = Fact("last", "cl32a_rule_paths_retry")
 
 # Auto memory: `<config dir>/projects/<slug>/memory/`, the config dir `~/.claude` or
 # `CLAUDE_CONFIG_DIR`; the slug is the project key (the git root: the nearest folder at or above
@@ -333,12 +336,13 @@ def read_frontmatter(block: str, max_depth: int) -> tuple[dict, str]:
     the block fails there as here, and so is retried too."""
     from mnemolint.parse import frontmatter as fm
 
-    first = fm.parse_block(block, max_depth)
+    first = fm.parse_block(block, max_depth, last_wins=True)
     if first.status == fm.OK:
         return first.data or {}, YAML
     unresolved = first.status == fm.TOO_COMPLEX and first.error.startswith("alias") and "&" not in block
     if first.status == fm.INVALID or unresolved:
-        second = fm.parse_block(requote(block, lambda value: _is_list(value, max_depth)), max_depth)
+        rewritten = requote(block, lambda value: _is_list(value, max_depth))
+        second = fm.parse_block(rewritten, max_depth, last_wins=True)
         if second.status == fm.OK:
             return second.data or {}, RETRIED
     return {}, FAILED
@@ -374,7 +378,7 @@ def recover(front: Any, max_depth: int, crs: bool) -> None:
     if front.status not in (fm.INVALID, fm.TOO_COMPLEX) or crs:
         return
     data, how = read_frontmatter("\n".join(front.yaml_lines), max_depth)
-    if how == RETRIED:
+    if how != FAILED:  # its second try, or its parser, which takes the last of a key given twice
         front.status, front.data, front.retried = fm.OK, data, True
 
 

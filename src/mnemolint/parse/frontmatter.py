@@ -238,9 +238,12 @@ def split_and_parse(lines: list[str], max_depth: int) -> FrontMatter:
     return result
 
 
-def _parse(result: FrontMatter, text: str, max_depth: int, lines: list[str] | None = None) -> None:
+def _parse(
+    result: FrontMatter, text: str, max_depth: int, lines: list[str] | None = None, last_wins: bool = False
+) -> None:
     """Read `text` into `result`; given its `lines`, a flat block ruamel would read as strings
-    alone is read without ruamel (`fast_yaml`: the same facts, minus ruamel's import)."""
+    alone is read without ruamel (`fast_yaml`: the same facts, minus ruamel's import).
+    `last_wins`: a key given twice is no error, its last value counts (as Bun's parser reads it)."""
     if not text.strip():
         result.status, result.data = OK, {}
         return
@@ -260,7 +263,7 @@ def _parse(result: FrontMatter, text: str, max_depth: int, lines: list[str] | No
             if refusal:
                 result.status, result.error = TOO_COMPLEX, refusal
                 return
-        data = _load(text)
+        data = _load(text, last_wins)
         if not risky and _may_be_ambiguous(data):
             _scan_events(text, max_depth, result)
     except YAMLError as error:
@@ -285,20 +288,37 @@ def fast_path(lines: list[str], max_depth: int) -> dict[str, str] | None:
     return None if flat is None or _may_be_ambiguous(flat) else flat
 
 
-def parse_block(text: str, max_depth: int) -> FrontMatter:
+def parse_block(text: str, max_depth: int, last_wins: bool = False) -> FrontMatter:
     """A frontmatter block's text read as YAML 1.2, its mapping in `data` when OK (no positions:
-    the block is not a file's)."""
+    the block is not a file's); `last_wins` as for `_parse`."""
     result = FrontMatter()
-    _parse(result, text, max_depth)
+    _parse(result, text, max_depth, last_wins=last_wins)
     return result
 
 
-def _load(text: str) -> Any:
+def _load(text: str, last_wins: bool = False) -> Any:
     loader = _make_loader(text)
+    if last_wins:
+        loader.__class__ = _last_wins_class(type(loader))
     try:
         return loader.get_single_data()
     finally:
         loader.dispose()
+
+
+_LAST_WINS: dict[Any, Any] = {}
+
+
+def _last_wins_class(loader_class: Any) -> Any:
+    """`loader_class` whose mappings take the last value of a repeated key instead of refusing it."""
+    if loader_class not in _LAST_WINS:
+
+        class LastWins(loader_class):
+            def check_mapping_key(self, node: Any, key_node: Any, mapping: Any, key: Any, value: Any) -> bool:
+                return True  # stored again: the last value stays
+
+        _LAST_WINS[loader_class] = LastWins
+    return _LAST_WINS[loader_class]
 
 
 def _may_be_ambiguous(value: Any) -> bool:

@@ -52,7 +52,16 @@ def invalid_yaml(document: Document, options: dict) -> Iterator[Hit]:
         )
         return
     quoted = _quoted(document)
-    keys = ", ".join(f"`{key}`" for key, _ in quoted) or "its values"
+    if not quoted:  # read as it is, a key given twice taking its last value
+        yield Hit(
+            f"Invalid YAML in frontmatter: {error}. {_second_try(document, twice=True)}; strict YAML 1.2 readers "
+            "get nothing from it. Keep one of the two.",
+            severity=WARNING,
+            line=line,
+            column=column,
+        )
+        return
+    keys = ", ".join(f"`{key}`" for key, _ in quoted)
     commented = [(key, value) for key, value in quoted if _COMMENT in value or "\t#" in value]
     from mnemolint.redact import redact
 
@@ -71,10 +80,14 @@ def invalid_yaml(document: Document, options: dict) -> Iterator[Hit]:
 _COMMENT = " #"
 
 
-def _second_try(document: Document) -> str:
+def _second_try(document: Document, twice: bool = False) -> str:
+    """How the file's reader still reads a block strict YAML refuses."""
     from mnemolint.agents.claude_code import VERSION
     from mnemolint.readers import WAVE
 
+    if twice:
+        reader = "Wave's line reader" if document.reader is WAVE else f"Claude Code {VERSION}"
+        return f"{reader} takes the last value of a key given twice"
     if document.reader is WAVE:
         return "Wave reads the block with its own line reader, and Claude Code would read it once it has quoted"
     return f"Claude Code {VERSION} reads it on its second try, once it has quoted"
