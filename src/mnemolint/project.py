@@ -191,6 +191,11 @@ def _readers(path: str, agents: list[str]) -> tuple[Reader, ...]:
     return tuple(found)
 
 
+def uses_claude_code(path: str, agents: list[str]) -> bool:
+    """Whether the project at `path` is one Claude Code works in (the `agents` setting, else its files)."""
+    return CLAUDE in _readers(path, agents)
+
+
 def _git_files(path: str) -> list[str] | None:
     """The work tree's files below `path`, relative to it; None outside a work tree or without git.
     A linked worktree in `.wave/worktrees/<name>/` is a work tree of its own, which git lists as

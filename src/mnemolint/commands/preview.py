@@ -10,6 +10,7 @@ loads no memory section at all (capacity 10); with topics but no index, the inde
 
 from __future__ import annotations
 
+import os
 import sys
 
 from mnemolint.commands import EXIT_CLEAN
@@ -35,6 +36,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="default: wave for a dir under .wave/, else claude-code; codex shows the AGENTS.md chain of DIR",
     )
     parser.add_argument("--output-format", choices=("text", "json"), default="text", help="default: text")
+    parser.add_argument(
+        "--auto-memory",
+        action="store_true",
+        help="DIR is a project: show what Claude Code loads of its auto memory (~/.claude/projects/<project>/memory)",
+    )
     add_config_argument(parser)
     add_codex_argument(parser)
 
@@ -184,6 +190,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.agent == "codex":
         return _run_codex(args)
+    if args.auto_memory:
+        args.directory, args.agent = _auto_memory_of(args.directory), "claude-code"
     directory, settings = memory_dir_settings(args, args.directory)
     reader = BY_NAME[args.agent or agent_for(directory)]
     facts = preview(find_memory_dir(directory, settings), reader, settings.options)
@@ -197,6 +205,23 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(describe(facts, reader))
     return EXIT_CLEAN
+
+
+def _auto_memory_of(project: str) -> str:
+    """The auto-memory dir Claude Code keeps for a session in `project`; a usage error when auto
+    memory is off there or the dir does not exist, saying which and why."""
+    from mnemolint.agents.claude_code import auto_memory_dir, auto_memory_off
+    from mnemolint.commands.common import directory_argument
+    from mnemolint.errors import ConfigError
+
+    folder = directory_argument(project)
+    off = auto_memory_off(folder)
+    if off:
+        raise ConfigError(f"Claude Code's auto memory is off for {folder}: {off}")
+    memory = auto_memory_dir(folder)
+    if not os.path.isdir(memory):
+        raise ConfigError(f"Claude Code keeps the auto memory of {folder} in {memory}, which does not exist yet")
+    return memory
 
 
 def _run_codex(args: argparse.Namespace) -> int:
@@ -240,7 +265,7 @@ def _unread(memdir: MemoryDir) -> str | None:
 
 def describe(facts: dict, reader: Reader) -> str:
     """`facts` as the text `preview` prints."""
-    from mnemolint.load import kilobytes
+    from mnemolint.agents.claude_code import kilobytes
     from mnemolint.parse.textutil import plural, visible
     from mnemolint.report import display_path
 

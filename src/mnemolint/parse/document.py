@@ -13,7 +13,7 @@ import stat
 
 from mnemolint.parse import suppress
 from mnemolint.parse.citations import may_cite
-from mnemolint.parse.frontmatter import FrontMatter, split_and_parse
+from mnemolint.parse.frontmatter import INVALID, TOO_COMPLEX, FrontMatter, split_and_parse
 from mnemolint.parse.textutil import js_trim
 from mnemolint.paths import dangerous_link
 
@@ -221,7 +221,14 @@ class Document:
         """The frontmatter block; for a kind that has none, an absent one (a `---` there is text)."""
         if self._frontmatter is None:
             if self.kind is not None and self.kind.frontmatter:
-                self._frontmatter = split_and_parse(self.lines, self.options["yaml-max-depth"])
+                front = split_and_parse(self.lines, self.options["yaml-max-depth"])
+                if front.status in (INVALID, TOO_COMPLEX):  # what Claude Code's second try reads
+                    from mnemolint.agents.claude_code import recover
+
+                    # an instruction file is read with its CRs, a topic (the memory scan) without
+                    crs = self.kind.instructions and any(line.endswith("\r") for line in self.lines[: front.close_line])
+                    recover(front, self.options["yaml-max-depth"], crs)
+                self._frontmatter = front
             else:
                 self._frontmatter = FrontMatter()
         return self._frontmatter

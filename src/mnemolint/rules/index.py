@@ -168,26 +168,40 @@ def _lenient(memdir: MemoryDir, max_lines: int, max_chars: int) -> str:
 
 def _stripped_over(memdir: MemoryDir, cut: Load, max_lines: int, max_chars: int) -> Hit:
     """MEM101 for a reader that counts the index without its frontmatter and block comments
-    (Claude Code): its numbers, its warning, the first dropped line in the file."""
-    dropped = next((line for line in cut.remainder.split("\n") if line.strip()), "")
-    number = next(
-        (line.number for line in memdir.lines[cut.loaded_lines - 1 :] if dropped and line.text.rstrip("\r") == dropped),
-        None,
-    )
+    (Claude Code): its numbers, its warning, where the cut falls in the file."""
     reasons = []
     if cut.over_chars:
         reasons.append(f"{cut.chars:,} characters (limit: {max_chars:,})")
     if cut.over_lines:
         reasons.append(f"{cut.lines:,} lines (limit: {max_lines})")
+    counted = "counted once it has stripped the frontmatter and block-level HTML comments"
+    if cut.in_line:  # no newline before the character cap: line 1 itself is cut
+        head = js_trim(cut.loaded)[:40]
+        first = next((line for line in memdir.lines if head and head in line.text), None)
+        kept = utf16_len(cut.loaded)
+        rest = cut.lines - 1
+        after = f", and the {rest:,} {'line' if rest == 1 else 'lines'} after it" if rest else ""
+        return Hit(
+            f"MEMORY.md is {' and '.join(reasons)}: {cut.reader.title} loads only the first {kept:,} characters of "
+            f"its line 1, {counted}; the rest of that line{after} is cut off. It warns: {cut.warning}",
+            line=first.number if first else None,
+            column=(first.text.find(head) + utf16_prefix_index(first.text[first.text.find(head) :], kept) + 1)
+            if first
+            else None,
+        )
+    dropped = next((line for line in cut.remainder.split("\n") if line.strip()), "")
+    number = next(
+        (line.number for line in memdir.lines[cut.loaded_lines - 1 :] if dropped and line.text.rstrip("\r") == dropped),
+        None,
+    )
     where = f", starting at line {number}" if number else ""
-    quoted = f' ("{quote(dropped)}")' if dropped else ""
+    quoted = f' ("{quote(cut.quoted)}")' if cut.quoted else ""
     lost = cut.dropped_lines
     unreached = _unreached(memdir, number - 1) if number else []
     return Hit(
         f"MEMORY.md is {' and '.join(reasons)}: {cut.reader.title} loads only {cut.loaded_lines:,} of "
-        f"{cut.lines:,} lines, counted once it has stripped the frontmatter and block-level HTML comments; "
-        f"{lost:,} {'line is' if lost == 1 else 'lines are'} cut off{where}{quoted}.{_unreached_note(unreached)} "
-        f"It warns: {cut.warning}",
+        f"{cut.lines:,} lines, {counted}; {lost:,} {'line is' if lost == 1 else 'lines are'} cut off{where}{quoted}."
+        f"{_unreached_note(unreached)} It warns: {cut.warning}",
         line=number,
         related=tuple(unreached),
     )
@@ -579,7 +593,8 @@ def index_not_pointer(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     if lines and lines[0].kind == il.FRONTMATTER:
         end = max(line.number for line in lines if line.kind == il.FRONTMATTER)
         yield Hit(
-            "MEMORY.md has frontmatter: the index is loaded as is, one pointer per line, and takes none.",
+            f"MEMORY.md has frontmatter, which no agent takes fields from: {_frontmatter_fate(memdir, end, options)}. "
+            "Remove it: the index is one pointer per line.",
             line=1,
             end_line=end,
         )
@@ -590,6 +605,20 @@ def index_not_pointer(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
         elif line.kind != il.BLANK and block:
             yield _content_block(block, options["index-max-lines"])
             block = []
+
+
+def _frontmatter_fate(memdir: MemoryDir, lines: int, options: dict) -> str:
+    """What each reader of the dir does with the index's frontmatter (Claude Code: cl02a)."""
+    fates = []
+    for reader in memdir.readers:
+        if reader.strips_index_markup:
+            fates.append(f"{reader.title} strips it before it loads the index")
+        else:
+            fates.append(
+                f"{reader.title} loads it as index text, its {lines:,} lines counted against the "
+                f"{options['index-max-lines']}-line cap"
+            )
+    return "; ".join(fates)
 
 
 def _content_block(block: list[il.IndexLine], max_lines: int) -> Hit:
@@ -664,4 +693,5 @@ FAMILY = Family(
         index_description_drift,
     ),
     precision={"MEM108": "high", "MEM109": "medium"},  # judged (content, wording), not counted
+    cites=("seed", "Claude Code"),  # a public source: what the pinned client does
 )
