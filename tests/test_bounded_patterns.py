@@ -9,6 +9,12 @@ replaces (markdown-it-py for code spans, pathspec for gitignore patterns).
 
 from __future__ import annotations
 
+import json
+import os
+import pty
+import resource
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -61,3 +67,50 @@ def test_codespan_redos_a_line_of_1500_backticks_is_checked_at_once(tmp_path: Pa
     process, seconds = timed_cli("check", "--no-cache", ".", cwd=tmp_path)
     assert process.returncode in (0, 1), process.stderr
     assert seconds < 10
+
+
+# --- the hook's stdin ----------------------------------------------------------------------------
+
+
+def hook_with_stdin(stdin, **keywords) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "mnemolint", "hook", "post-tool-use"],
+        stdin=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        **keywords,
+    )
+
+
+def test_hookstdin_a_stream_that_never_ends_is_one_line_and_exit_0() -> None:
+    """repro2.sh hookstdin: `hook < /dev/zero` was a MemoryError traceback and exit 1."""
+
+    def two_gigabytes() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    with open(os.devnull if not os.path.exists("/dev/zero") else "/dev/zero", "rb") as zero:
+        process = hook_with_stdin(zero, preexec_fn=two_gigabytes)
+    assert process.returncode == 0
+    assert process.stderr.strip().splitlines() == [
+        "mnemolint hook: the hook event on stdin is over 8 MB; nothing was checked"
+    ]
+
+
+def test_an_event_of_the_largest_size_read_is_still_answered(tmp_path: Path) -> None:
+    memory = tmp_path / ".claude" / "projects" / "p" / "memory"
+    write_tree(memory, {"MEMORY.md": "# Memory\n\n- [A](a.md) — a\n", "a.md": "no frontmatter\n"})
+    event = {"tool_name": "Write", "tool_input": {"file_path": str(memory / "a.md"), "content": "x" * (7 << 20)}}
+    process = run_cli("hook", "post-tool-use", stdin=json.dumps(event))
+    assert process.returncode == 0 and "additionalContext" in process.stdout, process.stderr
+
+
+def test_a_terminal_on_stdin_gets_a_hint_and_no_wait() -> None:
+    main, terminal = pty.openpty()
+    try:
+        process = hook_with_stdin(terminal)
+    finally:
+        os.close(main)
+        os.close(terminal)
+    assert process.returncode == 0
+    assert "read on stdin, as an agent pipes it" in process.stderr and len(process.stderr.splitlines()) == 1
