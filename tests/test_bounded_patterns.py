@@ -114,3 +114,46 @@ def test_a_terminal_on_stdin_gets_a_hint_and_no_wait() -> None:
         os.close(terminal)
     assert process.returncode == 0
     assert "read on stdin, as an agent pipes it" in process.stderr and len(process.stderr.splitlines()) == 1
+
+
+# --- session logs too large to read ---------------------------------------------------------------
+
+SESSION = ".ai-memory/20250101/session_memory_20250101-1200.jsonl"
+
+
+def sparse_session(root: Path, size: int, head: bytes = b"") -> Path:
+    write_tree(root, {".ai-memory/project_memory.md": "# P\n", SESSION: head})
+    os.truncate(root / SESSION, size)
+    return root / SESSION
+
+
+def test_sarifbig_a_6_gb_log_still_gives_sarif_in_bounded_memory(tmp_path: Path) -> None:
+    """repro2.sh sarifbig: SARIF read the whole log for a fingerprint: MemoryError, rc=1, no SARIF."""
+    sparse_session(tmp_path, 6 << 30, b"not json\n")
+
+    def four_gigabytes() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+
+    started = time.perf_counter()
+    process = subprocess.run(
+        [sys.executable, "-m", "mnemolint", "check", "--no-cache", "--output-format", "sarif", "--exit-zero", "."],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=four_gigabytes,
+    )
+    assert process.returncode == 0, process.stderr
+    assert time.perf_counter() - started < 30
+    results = json.loads(process.stdout)["runs"][0]["results"]
+    session = [result for result in results if result["ruleId"] == "AIM008"]
+    assert session and all(result["partialFingerprints"] for result in session)
+
+
+def test_jsonlsparse_a_20_gb_log_is_read_up_to_the_cap_and_says_so(tmp_path: Path) -> None:
+    """repro2.sh jsonlsparse: a sparse 20 GB log was streamed whole, 44–54 s."""
+    sparse_session(tmp_path, 20 << 30)
+    process, seconds = timed_cli("check", "--no-cache", "--select", "AIM008", ".", cwd=tmp_path)
+    assert seconds < 20
+    assert "AIM008 Only the first 256 MB of this file were checked" in process.stdout, process.stdout
+    assert f"the {(20 << 30) - (256 << 20):,} bytes after them were not read" in process.stdout
