@@ -12,17 +12,23 @@ from __future__ import annotations
 import json
 import os
 import pty
+import re
 import resource
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
+import pytest
 from conftest import run_cli, write_tree
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
+from pathspec import GitIgnoreSpec
 
+from mnemolint.kinds.gitignore import Ignores, _Spec
+from mnemolint.parse import globs, safe_regex
 from mnemolint.parse.template import blank_code_spans
 
 MEGABYTE = 1 << 20
@@ -157,3 +163,127 @@ def test_jsonlsparse_a_20_gb_log_is_read_up_to_the_cap_and_says_so(tmp_path: Pat
     assert seconds < 20
     assert "AIM008 Only the first 256 MB of this file were checked" in process.stdout, process.stdout
     assert f"the {(20 << 30) - (256 << 20):,} bytes after them were not read" in process.stdout
+
+
+# --- gitignore patterns and Claude Code rule globs ---------------------------------------------
+
+PATTERN_PIECES = ["*", "**", "/", "a", "b", "?", "[ab]", "[!a]", "\\*", "!", "#", " ", ".", "A"]
+NAME_PIECES = ["a", "b", "/", "ab", "ba", ".", "*", "A", " "]
+patterns = st.lists(st.sampled_from(PATTERN_PIECES), min_size=1, max_size=8).map("".join)
+paths = (
+    st.lists(st.sampled_from(NAME_PIECES), min_size=1, max_size=8)
+    .map("".join)
+    .filter(lambda path: not path.startswith("/") and "//" not in path)
+    .filter(lambda path: not {".", ".."} & set(path.split("/")))  # relative paths as a walk makes them
+)
+
+
+def pathspec_patterns(line: str) -> list:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        try:
+            return [pattern for pattern in GitIgnoreSpec.from_lines([line]).patterns if pattern.regex is not None]
+        except ValueError:
+            return []
+
+
+@equivalent
+@given(patterns, paths, st.booleans())
+def test_the_safe_matcher_finds_what_the_engine_finds(line: str, path: str, ignore_case: bool) -> None:
+    """The same match or none, through the directory mark or not, for every expression pathspec makes."""
+    for pattern in pathspec_patterns(line):
+        regex = re.compile(pattern.regex.pattern, re.IGNORECASE if ignore_case else 0)
+        expected, found = regex.search(path), safe_regex.SafeRegex(regex).search(path)
+        assert (expected is None) == (found is None), (pattern.regex.pattern, path)
+        if expected is not None and found is not None:
+            assert expected.groupdict() == found.groupdict(), (pattern.regex.pattern, path)
+        assert (regex.match(path) is None) == (safe_regex.SafeRegex(regex).match(path) is None)
+
+
+@equivalent
+@given(st.lists(patterns, min_size=1, max_size=5), paths, st.booleans())
+def test_a_gitignore_answers_as_pathspecs_gitignore_spec(lines: list[str], path: str, directory: bool) -> None:
+    text = "\n".join(lines)
+    rel = path + ("/" if directory and not path.endswith("/") else "")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        kept = [line for line in lines if pathspec_patterns(line)]
+        expected = GitIgnoreSpec.from_lines(kept).check_file(rel)
+    verdict = _Spec("/p/.gitignore", text, Ignores("/p", {}, {})).check(rel)
+    if expected.include is None:
+        assert verdict is None
+    else:
+        assert verdict is not None and verdict.ignored == expected.include
+        assert verdict.source is not None and verdict.source.pattern == kept[expected.index]
+
+
+def nested_stars(count: int) -> str:
+    return "*a" * count + "*b"
+
+
+def test_gitignore_redos_a_line_of_ten_stars_and_a_long_name_is_checked_at_once(tmp_path: Path) -> None:
+    """repro2.sh gitignore-redos: `*a*a*a*a*a*a*a*a*a*a*b` and a 60-character name ran past 120 s."""
+    write_tree(
+        tmp_path,
+        {
+            ".ai-memory/project_memory.md": "# P\n",
+            f".ai-memory/20250101/session_{'a' * 60}.jsonl": "{}\n",
+            ".gitignore": nested_stars(10) + "\n",
+        },
+    )
+    process, seconds = timed_cli("check", "--no-cache", ".", cwd=tmp_path)
+    assert process.returncode == 1 and "GIT001" in process.stdout
+    assert seconds < 20
+
+
+def test_a_megabyte_gitignore_of_such_lines_is_bounded(tmp_path: Path) -> None:
+    names = {f"d{n}/{'a' * 200}{n}": "" for n in range(5)}
+    write_tree(tmp_path, {".gitignore": (nested_stars(10) + "\n") * (MEGABYTE // 23), **names})
+    ignores = Ignores(str(tmp_path), {}, {"max-file-bytes": 2 * MEGABYTE, "yaml-max-depth": 16})
+    started = time.perf_counter()
+    assert not any(ignores.check(str(tmp_path / name)).ignored for name in names)
+    assert time.perf_counter() - started < 30
+
+
+@pytest.mark.parametrize("length", [30, 40, 60])
+def test_glob_redos_a_rule_glob_of_ten_stars_is_matched_at_once(tmp_path: Path, length: int) -> None:
+    """repro2.sh glob-redos: WAV002 matching it against a 30/40/60-character name: 1.3 s/35.7 s/killed."""
+    write_tree(
+        tmp_path,
+        {
+            f"src/{'a' * length}": "",
+            f"src/{'a' * length}b": "",
+            ".claude/rules/r.md": f'---\npaths:\n  - "{nested_stars(10)}"\n  - "{nested_stars(10)}c"\n---\nrule\n',
+        },
+    )
+    process, seconds = timed_cli("check", "--no-cache", "--select", "WAV", ".", cwd=tmp_path)
+    assert seconds < 20
+    assert "WAV002" in process.stdout and f"`{nested_stars(10)}c` matches no file" in process.stdout
+    assert f"`{nested_stars(10)}` matches no file" not in process.stdout  # it matches the name ending in b
+
+
+def test_a_megabyte_rule_file_of_such_globs_is_bounded_and_says_what_it_left(tmp_path: Path) -> None:
+    line = f'  - "{nested_stars(10)}"\n'
+    write_tree(
+        tmp_path,
+        {
+            **{f"src/{'a' * 60}{n}": "" for n in range(5)},
+            ".claude/rules/r.md": "---\npaths:\n" + line * (MEGABYTE // len(line)) + "---\nrule\n",
+        },
+    )
+    process, seconds = timed_cli("check", "--no-cache", "--select", "WAV002,WAV004", ".", cwd=tmp_path)
+    assert seconds < 60
+    assert (
+        "WAV004" in process.stdout and "one file may hold at most 16 patterns of this many wildcards" in process.stdout
+    )
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    ["+(a|aa)+(a|aa)b", "*(a|b)c", "**/a/**/a/**/a/**/a/**/b", "*a*a*a*a*a*b"],
+)
+def test_a_wave_glob_that_would_backtrack_is_a_syntax_finding(pattern: str) -> None:
+    """wcmatch's expression of `+(a|aa)+(a|aa)b` took 7 s on 30 characters, doubling with each."""
+    glob = globs.compile_wave(pattern, 1000)
+    assert glob.problem == globs.SYNTAX and "too complex to match in bounded time" in glob.why
+    assert globs.compile_wave("src/**/*.{ts,tsx}", 1000).problem is None
