@@ -202,6 +202,8 @@ def remove_version(parent: int, name: str) -> None:
 def _open_dir(path: str, project: str | None) -> int:
     """The directory `path`, opened one component at a time without following a link: from the
     project when it lies inside it (the repository's part of the path), else from its parent."""
+    if os.open not in os.supports_dir_fd:
+        raise OSError("this platform cannot open a folder without following a link")
     path = os.path.abspath(path)
     start = project if project is not None and inside(path, project) and path != project else os.path.dirname(path)
     handle = os.open(start, os.O_RDONLY | _DIRECTORY)
