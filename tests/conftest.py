@@ -21,6 +21,19 @@ from mnemolint.model import Diagnostic
 hypothesis_settings.register_profile("mnemolint", derandomize=True)
 hypothesis_settings.load_profile("mnemolint")
 
+
+@pytest.fixture(autouse=True, scope="session")
+def _user_cache_dir(tmp_path_factory: pytest.TempPathFactory):
+    """A run outside any project keeps its cache in the user's cache dir: the suite's own one."""
+    previous = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("user-cache"))
+    yield
+    if previous is None:
+        del os.environ["XDG_CACHE_HOME"]
+    else:
+        os.environ["XDG_CACHE_HOME"] = previous
+
+
 # The bundled example repository: one defect of each kind, shown by every output format's tests.
 PROJECT = Path(__file__).resolve().parent.parent
 EXAMPLE = PROJECT / "docs" / "example-repo"

@@ -57,7 +57,7 @@ class Settings:
         self.memory_dirs: list[str] = []
         self.severity: dict[str, str] = {}
         self.fail_level = "warning"  # an info is advice: it is printed but does not fail CI
-        self.cache_dir = ""  # `cache-dir`, relative to the config file; "": `.mnemolint_cache` (cache.py)
+        self.cache_dir = ""  # `cache-dir`, relative to the config file; "": `.mnemolint_cache` (cache_dir.py)
         self.options = defaults(_registry().values())
 
 
@@ -120,6 +120,12 @@ def load_settings(config_path: str | None, start: str) -> Settings:
         data = _table(_table(data, "tool", where), "mnemolint", where, "tool.")
     settings = Settings(os.path.dirname(os.path.abspath(path)), path)
     apply_table(settings, data, where)
+    if settings.cache_dir and not config_path:  # the repository's file: the cache stays inside it
+        from mnemolint.cache_dir import check_setting
+
+        problem = check_setting(path, settings.cache_dir)
+        if problem:
+            raise ConfigError(f"{where}: `cache-dir` {problem}")
     return settings
 
 

@@ -35,6 +35,7 @@ EVENT = "post-tool-use"
 HOOK_EVENT_NAME = "PostToolUse"
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit")
 EXIT_WAVE_FEEDBACK = 2  # Wave shows a PostToolUse hook's stderr to the model on this code only
+MAX_EVENT_BYTES = 8 << 20  # an event is a path and the text written: anything longer is not one to answer
 MAX_SHOWN = 10  # lines of findings in one reminder, the last one a count of the rest when there are more
 
 # Where memory lives, by name alone: rules dirs, `.ai-memory`, instruction files and the
@@ -94,9 +95,21 @@ def _tell(message: str) -> None:
 
 
 def _read_event() -> object:
+    """The event on stdin: at most `MAX_EVENT_BYTES` are read (a stream that never ends is
+    refused, not held in memory), and a terminal is not waited on (an agent pipes the event)."""
     import json
 
-    data = sys.stdin.buffer.read() if sys.stdin is not None else b""
+    stdin = sys.stdin
+    if stdin is None:
+        data = b""
+    elif stdin.isatty():
+        raise ValueError(
+            "the hook event is read on stdin, as an agent pipes it (`echo '{...}' | mnemolint hook post-tool-use`)"
+        )
+    else:
+        data = stdin.buffer.read(MAX_EVENT_BYTES + 1)
+        if len(data) > MAX_EVENT_BYTES:
+            raise ValueError(f"the hook event on stdin is over {MAX_EVENT_BYTES >> 20} MB")
     try:
         return json.loads(data)
     except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError

@@ -188,7 +188,7 @@ def _read(document: Document, reader: Reader, limit: int) -> Reading:
     written = globs.claude_values(value)
     if globs.unconditional_for_claude(written):
         return Reading(reader, value, [], True)
-    claude = [glob for part in written for glob in globs.compile_claude(part, limit)]
+    claude = globs.compile_claude_all(written, limit)
     return Reading(reader, value, claude, False)
 
 
