@@ -38,17 +38,67 @@ def secret_value(document: Document, options: dict) -> Iterator[Hit]:
     text = document.text
     if text is None:
         return
-    for secret in find_secrets(text, credible=True):
+    found = find_secrets(text, credible=True)
+    for secret in found:
         line_start = text.rfind("\n", 0, secret.start) + 1
         before = _tail(redact(text[line_start : secret.start]))
         line = text.count("\n", 0, secret.start) + 1
         yield Hit(
             f"Memory holds {_WHAT[secret.kind]}, `{before}{MASK}` ({secret.end - secret.start} characters "
-            "masked). Memory is loaded into the agent's context and committed with the repository: keep where "
-            "the credential lives and how to fetch it, never its value. Remove it, and rotate it.",
+            f"masked). {_ADVICE}",
             line=line,
             column=secret.start - line_start + 1,
         )
+    yield from _decoded_secrets(document, text, {text[secret.start : secret.end] for secret in found})
+
+
+_ADVICE = (
+    "Memory is loaded into the agent's context and committed with the repository: keep where the credential "
+    "lives and how to fetch it, never its value. Remove it, and rotate it."
+)
+_MAX_NODES = 10_000  # frontmatter values looked at per file: a block is a few keys, not thousands
+
+
+def _decoded_secrets(document: Document, text: str, reported: set[str]) -> Iterator[Hit]:
+    """Secrets that only the decoded frontmatter shows: a value spelled with YAML escapes
+    (`"\\x67hp_…"`), a `!!binary` one, which the agent and an index line get decoded. A value the
+    file spells as is, and a secret already `reported` at its place, were reported above."""
+    head = text[: text.find("\n---", 3) + 1] if text.startswith(("---", "\ufeff---")) else ""
+    if "\\" not in head and "!" not in head:
+        return  # no escape, no tag: YAML gives back the very characters of the file
+    front = document.frontmatter
+    for key, value in _strings(front.data or {}, _MAX_NODES):
+        if value in text:
+            continue
+        for secret in find_secrets(value, credible=True):
+            if value[secret.start : secret.end] in reported:
+                continue
+            where = front.key_line(key)
+            yield Hit(
+                f"Memory holds {_WHAT[secret.kind]}, spelled in YAML (an escape, a tag) so that only its decoded "
+                f"value shows it: `{key}` "
+                f"holds `{_tail(redact(value[: secret.start]))}{MASK}` once decoded ({secret.end - secret.start} "
+                f"characters masked). {_ADVICE}",
+                line=where or front.fence_line or None,
+            )
+
+
+def _strings(data: dict, budget: int) -> Iterator[tuple[str, str]]:
+    """The strings of a parsed frontmatter (keys too, and bytes as text), each with the top-level
+    key it is under, depth first; at most `budget` nodes are visited, so aliases that fan out
+    cost no more than that."""
+    pending: list[tuple[str, object]] = [(str(name), item) for name, item in reversed(data.items())]
+    pending += [(name, name) for name in data if isinstance(name, str)]
+    while pending and budget > 0:
+        key, value = pending.pop()
+        budget -= 1
+        if isinstance(value, dict):
+            pending += [(key, item) for item in reversed(value.values())]
+            pending += [(key, name) for name in value if isinstance(name, str)]
+        elif isinstance(value, list):
+            pending += [(key, item) for item in reversed(value)]
+        elif isinstance(value, (str, bytes)):
+            yield key, value if isinstance(value, str) else value.decode("utf-8", "replace")
 
 
 def _tail(before: str) -> str:
