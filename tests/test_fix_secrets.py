@@ -35,7 +35,7 @@ def memory(tmp_path: Path, extra: dict[str, str] | None = None) -> Path:
 
 def test_index_prints_and_writes_no_token(tmp_path: Path) -> None:
     root = memory(tmp_path)
-    (root / "mem/MEMORY.md").unlink()
+    (root / "mem/MEMORY.md").write_text("")  # an empty index: nothing to lose by writing it
     printed = run_cli("index", "mem", cwd=root)
     assert printed.returncode == 0
     assert printed.stdout == "- [T](t.md)\n- [U](u.md)\n"

@@ -9,10 +9,12 @@ the text before the secret with the value masked, and the value's length, never 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from mnemolint.model import ERROR, Hit
 from mnemolint.parse.document import Document
+from mnemolint.patterns import Lazy
 from mnemolint.redact import MASK, find_secrets, redact
 from mnemolint.rules.base import EVERY_KIND, Family, rule
 
@@ -39,10 +41,13 @@ def secret_value(document: Document, options: dict) -> Iterator[Hit]:
     if text is None:
         return
     found = find_secrets(text, credible=True)
+    templates = _template_lines(document.path, text) if found else set()
     for secret in found:
         line_start = text.rfind("\n", 0, secret.start) + 1
         before = _tail(redact(text[line_start : secret.start]))
         line = text.count("\n", 0, secret.start) + 1
+        if secret.kind not in _ANYWHERE and (templates is None or line in templates):
+            continue
         yield Hit(
             f"Memory holds {_WHAT[secret.kind]}, `{before}{MASK}` ({secret.end - secret.start} characters "
             f"masked). {_ADVICE}",
@@ -50,6 +55,34 @@ def secret_value(document: Document, options: dict) -> Iterator[Hit]:
             column=secret.start - line_start + 1,
         )
     yield from _decoded_secrets(document, text, {text[secret.start : secret.end] for secret in found})
+
+
+# What is a secret even in a template: a provider's token or a private key is never a stand-in.
+_ANYWHERE = ("token", "private key")
+# A file that shows the shape of a configuration, not its values: `.env.example`, `config.sample`,
+# `settings.template.json`, `.env.dist`.
+_TEMPLATE = Lazy(r"[\w.-]*\.(?:example|sample|template|dist|tmpl|tpl)(?:\.[A-Za-z0-9]{1,5})?(?![\w.-])", re.IGNORECASE)
+
+
+def _template_lines(path: str, text: str) -> set[int] | None:
+    """The lines whose values are a template's stand-ins: every line (None) of a file named like
+    one, else the lines of each code block that a template's name introduces (in its info string,
+    or on the line just before it: "`.env.example`:")."""
+    import os
+
+    if _TEMPLATE.fullmatch(os.path.basename(path)):
+        return None
+    if _TEMPLATE.search(text) is None:
+        return set()
+    from mnemolint.parse import markdown
+
+    lines = text.split("\n")
+    found: set[int] = set()
+    for block in markdown.fences(text):
+        before = lines[block.start_line - 2] if block.start_line > 1 else ""
+        if _TEMPLATE.search(block.info) or _TEMPLATE.search(before):
+            found.update(range(block.start_line, block.end_line + 1))
+    return found
 
 
 _ADVICE = (
