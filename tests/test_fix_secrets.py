@@ -9,8 +9,10 @@ spells it, is left out of the line, and SEC001 reports it in the topic. The case
 from __future__ import annotations
 
 import base64
+import time
 from pathlib import Path
 
+import pytest
 from conftest import run_cli, write_tree
 
 BODY = "R8x2KqLm9Zt4Wv7Yp3Nc6Hb1Jd5Fg0Se2AqZ"  # what follows `ghp_`: never printed, never written
@@ -95,3 +97,40 @@ def test_no_fix_writes_a_secret_the_file_does_not_hold() -> None:
     assert _writes_secret((Edit(0, 0, f"- [A](a.md) — {token}\n"),), "# M\n")
     assert not _writes_secret((Edit(0, 0, f"{token}\r"),), f"{token}\n")  # a line re-ended keeps what it held
     assert not _writes_secret((Edit(0, 0, "- [A](a.md) — plain\n"),), None)
+
+
+# --- bounded on hostile input ----------------------------------------------------------------------
+
+
+def test_the_walk_of_decoded_values_is_bounded_when_they_fan_out() -> None:
+    """The frontmatter reader refuses aliases; were a parsed value ever to share its parts (ten
+    levels of ten references are 10^10 strings to a naive walk), the walk still visits 10,000."""
+    from mnemolint.rules.secrets import _strings
+
+    value: object = ["\x41"]
+    for _ in range(10):
+        value = [value] * 10
+    started = time.perf_counter()
+    assert sum(1 for _ in _strings({"k": value}, 10_000)) < 10_000
+    assert time.perf_counter() - started < 1
+
+
+@pytest.mark.parametrize(
+    "pieces",
+    [
+        ["secret:", "Webhook", "Secret", "2"],
+        ["password: ", "your-", "-here", "x"],
+        ["token=", "GOCSPX-", "a1B2c3", "-"],
+        ["```.env.example\n", "API_KEY=a1-", "\n```\n", "`.env.sample`:\n"],
+    ],
+    ids=["names", "stand-ins", "oauth", "templates"],
+)
+def test_secret_precision_is_linear_on_a_megabyte(tmp_path: Path, pieces: list[str]) -> None:
+    from mnemolint.redact import find_secrets
+    from mnemolint.rules.secrets import _template_lines
+
+    text = ("".join(pieces) * ((1 << 20) // len("".join(pieces)) + 1))[: 1 << 20]
+    started = time.perf_counter()
+    find_secrets(text, credible=True)
+    _template_lines(str(tmp_path / "t.md"), text)
+    assert time.perf_counter() - started < 5
