@@ -222,9 +222,9 @@ def compose(path: str, diagnostics: list[Diagnostic]) -> str:
         key=lambda group: (-severity_rank(group[0].severity), group[0].path != path, order[group[0].code]),
     )
     head = next((_AFTER_WRITE[group[0].code] for group in ranked if group[0].code in _AFTER_WRITE), _NOTICE)
-    from mnemolint.parse.textutil import visible
+    from mnemolint.report import printable
 
-    lines = [f"mnemolint, on the write to {visible(path)}: {head}"]
+    lines = [f"mnemolint, on the write to {printable(path)}: {head}"]
     shown = ranked if len(ranked) <= MAX_SHOWN else ranked[: MAX_SHOWN - 1]
     lines.extend(_line(group, path) for group in shown)
     if len(shown) < len(ranked):
@@ -256,7 +256,8 @@ def _some(items: list[str]) -> str:
 
 
 def _shown_path(path: str, written: str) -> str:
-    """Another file of the finding, relative to the written file's directory."""
-    from mnemolint.parse.textutil import visible
+    """Another file of the finding, relative to the written file's directory, printed as the
+    messages are (`report.printable`: a token in a file name is masked)."""
+    from mnemolint.report import printable
 
-    return visible(os.path.relpath(path, os.path.dirname(written)).replace(os.sep, "/"))
+    return printable(os.path.relpath(path, os.path.dirname(written)).replace(os.sep, "/"))

@@ -267,6 +267,11 @@ class _Matcher:
         return bool(self._match(rel) or self._match(rel + "/") or self._match(os.path.basename(path)))
 
 
+def placed(directory: str, settings: Settings) -> ContainerType | None:
+    """The container type `directory` is by where it is or by a configured glob, as the walk judges it."""
+    return _Walk(settings).placed(directory)
+
+
 def discover(paths: list[str], settings: Settings) -> Tree:
     """Walk directories, find the containers, and classify every file through the kind registry."""
     walk = _Walk(settings)

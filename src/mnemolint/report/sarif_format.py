@@ -190,13 +190,14 @@ def _region(diagnostic: Diagnostic) -> dict:
 
 
 def _artifact(path: str, root: str) -> dict:
-    """Relative to the repository root; a file outside it gets an absolute `file://` URI."""
+    """Relative to the repository root; a file outside it gets an absolute `file://` URI. Redacted
+    as the messages are: the log is often uploaded, and a token may name a file."""
     rel = relative_to(path, root)
     if rel is None:
         from pathlib import Path
 
-        return {"uri": Path(path).as_uri()}
-    return {"uri": quote(os.fsencode(rel), safe="/!$&'()*+,;=@"), "uriBaseId": SRCROOT}
+        return {"uri": Path(redact(path)).as_uri()}
+    return {"uri": quote(os.fsencode(redact(rel)), safe="/!$&'()*+,;=@"), "uriBaseId": SRCROOT}
 
 
 class _Fingerprints:

@@ -245,11 +245,25 @@ def _topic_of(memdir: MemoryDir, line: il.IndexLine) -> str | None:
 
 
 def _regenerate(memdir: MemoryDir, line: il.IndexLine, rel: str | None, options: dict) -> Fix | None:
-    """MEM103, MEM109 (unsafe): the line replaced by the one generated from its topic."""
-    if rel is None or unindexable(rel):
+    """MEM103 (unsafe): the line replaced by the one generated from its topic, only when it holds
+    nothing the topic cannot give back (`_derived`). A fix never rewrites words a person wrote:
+    a title or summary of their own stays, and the line is theirs to shorten."""
+    if rel is None or unindexable(rel) or not _derived(memdir, line, rel):
         return None
     build = partial(_replacement, memdir, line.number, memdir.topic_by_rel[rel], options)
     return Fix(UNSAFE, "Replace the line with the one generated from the topic's description", build=build)
+
+
+def _derived(memdir: MemoryDir, line: il.IndexLine, rel: str) -> bool:
+    """Whether a pointer line says only what its topic does: titled with the topic's `name` (else
+    its file's stem), followed by the topic's whole `description` or by nothing."""
+    front = memdir.topic_by_rel[rel].frontmatter
+    stem = posixpath.splitext(posixpath.basename(rel))[0]
+    title = _folded(line.links[0].title)
+    if title not in (_folded(front.text("name") or ""), _folded(stem)):
+        return False
+    summary = _folded(line.summary())
+    return not summary or summary == _folded(front.text("description") or "")
 
 
 def _replacement(memdir: MemoryDir, number: int, topic: Document, options: dict) -> tuple[Edit, ...] | str:
@@ -323,8 +337,8 @@ _BROKEN = {
 _BROKEN_ANYWHERE = (MISSING, ABSOLUTE)
 
 
-def _drop_line(index: Document, line: il.IndexLine, message: str, applicability: str = SAFE) -> Fix | None:
-    """A fix that deletes a whole pointer line of `index`, when the line holds nothing but that pointer.
+def _drop_line(index: Document, line: il.IndexLine, message: str) -> Fix | None:
+    """A safe fix that deletes a whole pointer line of `index`, when the line holds nothing but that pointer.
 
     The last line of a file without a final newline goes with the line ending before it, so the
     file still ends without one.
@@ -334,7 +348,7 @@ def _drop_line(index: Document, line: il.IndexLine, message: str, applicability:
     start, end = index.line_span(line.number)
     if line.number == len(index.lines) and start > 0:
         start -= 2 if index.text.endswith("\r\n", 0, start) else 1
-    return Fix(applicability, message, (Edit(start, end, ""),))
+    return Fix(SAFE, message, (Edit(start, end, ""),))
 
 
 # An index whose entries mostly point to topics not in the tree is a copy without its topics (a
@@ -407,19 +421,18 @@ def _broken_links(memdir: MemoryDir, document: Document, lines: list[il.IndexLin
                 "`{target}` is an absolute path: it breaks on every other machine and clone. Link topic "
                 "files relative to the memory dir.",
             )
-            # Dropping the line is safe only when it holds nothing a person wrote that the tree
-            # cannot give back: a missing target's bare, generated-looking link. Its summary, a
+            # The line is dropped only when it holds nothing a person wrote that the tree cannot
+            # give back: a missing target's bare, generated-looking link. Its summary, a
             # hand-chosen title, a URL, an absolute path or a path out of the memory dir may be the
-            # only record of what the human meant, so dropping those is unsafe.
+            # only record of what the human meant, so no fix, not even an unsafe one, drops those.
             safe = resolved.problem == MISSING and _only_generated(line, resolved.rel)
-            drop = "Remove the broken entry" if safe else "Remove the broken entry and the text it carries"
             message = message.format(target=quote(link.target))
             if base and resolved.problem == MISSING and resolved.rel:  # said from a subfolder's index
                 message = (
                     f"`{quote(link.target)}` (`{quote(resolved.rel)}` in the memory dir) does not exist: the "
                     "agent follows this entry to nothing."
                 )
-            yield _on_link(document, line, link, message, drop, safe)
+            yield _on_link(document, line, link, message, "Remove the broken entry" if safe else None)
 
 
 @rule(
@@ -546,22 +559,30 @@ def index_duplicate_entry(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
                     continue
                 seen = first_line.setdefault(resolved.rel, line)
                 if seen is not line:
-                    # The later line goes safely only when it says nothing the first does not.
-                    safe = _folded(line.summary()) in _folded(seen.summary())
+                    # The later line goes only when it is a true duplicate: it says nothing the first does not.
+                    true = _repeats(line, seen, resolved.rel)
                     said = (
                         "tells the agent nothing new"
-                        if safe
+                        if true
                         else f"says what line {seen.number} could say: move its text there"
                     )
                     message = (
                         f"`{resolved.rel}` is already linked on line {seen.number}: the second entry {cost} and {said}."
                     )
-                    drop = "Remove the later duplicate line" if safe else "Remove the later duplicate line and its text"
-                    yield _on_link(document, line, link, message, drop, safe)
+                    yield _on_link(document, line, link, message, "Remove the later duplicate line" if true else None)
 
 
-def _on_link(document: Document, line: il.IndexLine, link: il.Link, message: str, drop: str, safe: bool) -> Hit:
-    """A finding on one link of an index line, whose fix is to drop the line (safe or not)."""
+def _repeats(line: il.IndexLine, seen: il.IndexLine, rel: str) -> bool:
+    """Whether `line` is a true duplicate of `seen`: its text is held by the first line's, and its
+    title is the first line's or the file's own name (what the generator writes)."""
+    stem = posixpath.splitext(posixpath.basename(rel))[0]
+    title = _folded(line.links[0].title)
+    return title in (_folded(seen.links[0].title), _folded(stem)) and _folded(line.summary()) in _folded(seen.summary())
+
+
+def _on_link(document: Document, line: il.IndexLine, link: il.Link, message: str, drop: str | None) -> Hit:
+    """A finding on one link of an index line, whose safe fix, when there is one (`drop` says
+    what it does), is to drop the line."""
     return Hit(
         message,
         path=document.path,
@@ -569,7 +590,7 @@ def _on_link(document: Document, line: il.IndexLine, link: il.Link, message: str
         column=link.column,
         end_line=line.number,
         end_column=link.end_column,
-        fix=_drop_line(document, line, drop, SAFE if safe else UNSAFE),
+        fix=None if drop is None else _drop_line(document, line, drop),
     )
 
 
@@ -656,8 +677,6 @@ def _drift(line: il.IndexLine, summary: str, description: str) -> str | None:
     INFO,
     reads=MEMORY_DIR,
     summary="An index entry's text no longer matches its topic's `description`.",
-    fix=UNSAFE,
-    options=(LINE_MAX_CHARS,),
 )
 def index_description_drift(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     for line in memdir.lines:
@@ -673,7 +692,6 @@ def index_description_drift(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
                 f'derived from ({drift}): "{quote(" ".join(description.split()))}".',
                 line=line.number,
                 column=line.links[0].end_column,
-                fix=_regenerate(memdir, line, rel, options),
             )
 
 
