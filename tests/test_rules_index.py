@@ -204,25 +204,41 @@ def test_mem102_states_both_occupancies(tree) -> None:
 
 
 def test_mem103_one_finding_per_long_line_on_that_line(tree) -> None:
-    index = "\n".join(["# Index", "x" * 151, "y" * 150, "- [A](a.md) — " + "z" * 186, "- [B](b.md)"])
+    index = "\n".join(["# Index", "## " + "x" * 148, "## " + "y" * 147, "- [A](a.md) — " + "z" * 186, "- [B](b.md)"])
     found = lint_memdir(tree, index, {"a.md": topic()}, select=["MEM103"])
     assert [(d.line, d.column, d.end_column) for d in found] == [(2, 151, 152), (4, 151, 201)]
     assert "Index line is 151 characters (advised: under 150)" in found[0].message
     assert "Index line is 200 characters" in found[1].message
-    assert found[0].fix is None  # not a pointer: nothing to re-derive it from
+    assert found[0].fix is None  # a heading, not a pointer: nothing to re-derive it from
     assert found[1].fix.applicability == "unsafe"
 
 
-@pytest.mark.parametrize(("count", "fires"), [(75, False), (76, True)])
+@pytest.mark.parametrize(("count", "fires"), [(74, False), (75, True)])
 def test_mem103_counts_utf16_units(tree, count: int, fires: bool) -> None:
-    found = lint_memdir(tree, "😀" * count + "\n", select=["MEM103"])
+    found = lint_memdir(tree, "# " + "😀" * count + "\n", select=["MEM103"])
     assert codes(found) == (["MEM103"] if fires else [])
     if fires:
         assert "152 characters" in found[0].message
 
 
 def test_mem103_ignores_the_cr_of_crlf(tree) -> None:
-    assert lint_memdir(tree, ("x" * 150 + "\r\n") * 3, select=["MEM103"]) == []
+    assert lint_memdir(tree, ("# " + "x" * 148 + "\r\n") * 3, select=["MEM103"]) == []
+
+
+def test_mem103_leaves_a_paragraph_or_code_block_to_mem108_one_finding_for_it(tree) -> None:
+    """A block of long text lines in MEMORY.md is one MEM108 finding, not one MEM103 per line too."""
+    long_pointer = "- [A](a.md) — " + "z" * 186
+    paragraph = ["Notes from the last session: " + "w" * 160] * 3
+    code = ["```", "x" * 170, "y" * 170, "```"]
+    nested = ["- [B](b.md) — the b topic", "  - " + "v" * 170]
+    index = "\n".join(["# Index", long_pointer, *paragraph, "", "## Code", *code, "## More", *nested]) + "\n"
+    found = lint_memdir(tree, index, {"a.md": topic(), "b.md": topic()}, select=["MEM103", "MEM108"])
+    assert [(d.code, d.line, d.end_line) for d in found] == [
+        ("MEM103", 2, 2),  # the pointer: its own finding, with its fix
+        ("MEM108", 3, 5),
+        ("MEM108", 8, 11),
+        ("MEM108", 14, 14),
+    ]
 
 
 # --- MEM104 index-broken-link --------------------------------------------------------------------
