@@ -516,11 +516,15 @@ DESCRIPTION = "Deploys go through the staging cluster first"
             id="changed-value",
         ),
         pytest.param(
-            "— 7 applications, 52 outreach", "14 applications, 201 outreach actions", "the entry says 7 where the "
-            "description says 14", id="changed-count"
+            "— 7 applications, 52 outreach",
+            "14 applications, 201 outreach actions",
+            "the entry says 7 where the description says 14",
+            id="changed-count",
         ),
         pytest.param(
-            "— adds 4 fields", "Adds 5 to 9 fields", "the entry says 4 where the description says 5 to 9",
+            "— adds 4 fields",
+            "Adds 5 to 9 fields",
+            "the entry says 4 where the description says 5 to 9",
             id="outside-the-range",
         ),
         pytest.param(
@@ -534,7 +538,9 @@ DESCRIPTION = "Deploys go through the staging cluster first"
 )
 def test_mem109_entry_says_something_else(tree, entry: str, description: str, says: str) -> None:
     index = f"- [Deploy](deploy.md) {entry}\n"
-    finding = one(lint_memdir(tree, index, {"deploy.md": topic(description)}, select=["MEM109"], preview=True), "MEM109")
+    finding = one(
+        lint_memdir(tree, index, {"deploy.md": topic(description)}, select=["MEM109"], preview=True), "MEM109"
+    )
     assert (finding.severity, finding.line, finding.column) == ("info", 1, len("- [Deploy](deploy.md)") + 1)
     assert f"derived from ({says}): " in finding.message
     assert finding.fix.applicability == "unsafe"
@@ -638,7 +644,12 @@ def test_mem109_quiet_on_the_generators_own_cut_line(tree) -> None:
 
 def test_mem109_quiet_when_the_topic_has_no_description(tree) -> None:
     index = "- [Deploy](deploy.md) — anything at all\n"
-    assert lint_memdir(tree, index, {"deploy.md": "---\nname: deploy\ntype: project\n---\n"}, select=["MEM109"], preview=True) == []
+    assert (
+        lint_memdir(
+            tree, index, {"deploy.md": "---\nname: deploy\ntype: project\n---\n"}, select=["MEM109"], preview=True
+        )
+        == []
+    )
 
 
 # --- pre-commit style runs: explicit file paths --------------------------------------------------

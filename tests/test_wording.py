@@ -11,7 +11,25 @@ from hypothesis import strategies as st
 from mnemolint.parse.wording import difference
 
 MEGABYTE = 1 << 20
-PIECES = ["5", " to ", "-", "–", "..", " ", "\t", ",", ":", "=", "(1)", ">", "+", "at least ", "2026-06-01", "adds", "x"]
+PIECES = [
+    "5",
+    " to ",
+    "-",
+    "–",
+    "..",
+    " ",
+    "\t",
+    ",",
+    ":",
+    "=",
+    "(1)",
+    ">",
+    "+",
+    "at least ",
+    "2026-06-01",
+    "adds",
+    "x",
+]
 
 
 @pytest.mark.parametrize(

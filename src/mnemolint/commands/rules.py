@@ -37,9 +37,8 @@ def run(args: argparse.Namespace) -> int:
     for rule in RULES:
         fix = {"safe": "fix", "unsafe": "fix*"}.get(rule.fix or "", "")
         tier = "preview" if rule.preview else ""
-        out.write(
-            f"{rule.code}  {rule.name:<{width}}  {SEVERITY_LETTER[rule.severity]}  {fix:<4}  {tier:<7}  {rule.summary}\n"
-        )
+        letter = SEVERITY_LETTER[rule.severity]
+        out.write(f"{rule.code}  {rule.name:<{width}}  {letter}  {fix:<4}  {tier:<7}  {rule.summary}\n")
     out.write(
         "\nE error, W warning, I info; fix = safe fix, fix* = unsafe fix; preview = runs only with --preview "
         "(or `preview = true`). `mnemolint rule CODE` prints a page.\n"

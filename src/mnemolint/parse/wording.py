@@ -4,8 +4,9 @@ A paraphrase is not a difference. Word order, punctuation, case, endings and add
 count; what counts is a changed value (another number of the same thing: a number inside the
 other side's range or bound, a date against a count, a count of another thing are none), a
 withdrawal one side states of the subject both share and the other neither states, denies nor
-calls fixed ("no longer jams", "fixed jamming"), or no content word in common at all. CJK and Hangul are compared by character bigrams, since they have no
-spaces (or, in Korean, endings that vary). The title rules share the script ranges and the
+calls fixed ("no longer jams", "fixed jamming"), or no content word in common at all. CJK and
+Hangul are compared by character bigrams, since they have no spaces (or, in Korean, endings that
+vary). The title rules share the script ranges and the
 function words (rules/topic.py).
 """
 
@@ -120,6 +121,13 @@ class _Value:
         self.before: str | None = None
         self.after: str | None = None
 
+    def widen(self, end: _Value) -> bool:
+        """Make this the range from it to `end` (`5 to 9`); False when either is no plain number."""
+        if self.low is None or self.high is None or end.low is None or end.high is None:
+            return False
+        self.low, self.high = min(self.low, end.low), max(self.high, end.high)
+        return True
+
     def agrees(self, other: _Value) -> bool:
         """Whether the two say one value: the same number, or ranges and bounds that overlap."""
         if _same_number(self.value, other.value):
@@ -160,12 +168,9 @@ def _numbers(text: str) -> list[_Value]:
             continue
         number = _Value(token)
         last = _range_end(folded, tokens, i)
-        if last is not None and number.low is not None:
-            end = _Value(tokens[last].group())
-            if end.low is not None and end.high is not None:
-                number.low, number.high = min(number.low, end.low), max(number.high, end.high)  # type: ignore[type-var]
-                number.shown = folded[match.start() : tokens[last].end()]
-                skip = last
+        if last is not None and number.widen(_Value(tokens[last].group())):
+            number.shown = folded[match.start() : tokens[last].end()]
+            skip = last
         last = skip if skip > i else i
         ahead = folded[max(match.start() - 20, 0) : match.start()]
         if number.low is not None and (_AT_LEAST.search(ahead) or folded.startswith("+", tokens[last].end())):
@@ -212,8 +217,10 @@ def _changed_value(entry: str, description: str) -> tuple[str, str] | None:
         for new in description_numbers:
             if new.date != old.date or any(new.agrees(other) for other in entry_numbers):
                 continue
-            if old.after is not None and old.after == new.after or (
-                old.before is not None and old.before == new.before and old.after == new.after
+            if (
+                old.after is not None
+                and old.after == new.after
+                or (old.before is not None and old.before == new.before and old.after == new.after)
             ):
                 return old.shown, new.shown
     return None
