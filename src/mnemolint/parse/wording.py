@@ -6,8 +6,7 @@ other side's range or bound, a date against a count, a count of another thing ar
 withdrawal one side states of the subject both share and the other neither states, denies nor
 calls fixed ("no longer jams", "fixed jamming"), or no content word in common at all. CJK and
 Hangul are compared by character bigrams, since they have no spaces (or, in Korean, endings that
-vary). The title rules share the script ranges and the
-function words (rules/topic.py).
+vary). The title rules share the script ranges and the function words (rules/topic.py).
 """
 
 from __future__ import annotations
