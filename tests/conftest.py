@@ -52,15 +52,22 @@ def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
 
 
 def run_lint(
-    root: Path, paths: list[Path] | None = None, select: list[str] | None = None, **options: object
+    root: Path,
+    paths: list[Path] | None = None,
+    select: list[str] | None = None,
+    preview: bool = False,
+    **options: object,
 ) -> list[Diagnostic]:
-    """Lint like `mnemolint check` would, with the config found from `root`, plus overrides.
+    """Lint like `mnemolint check` would, with the config found from `root`, plus overrides
+    (`preview=True`: as `--preview`, which a preview rule's tests need).
 
     Option keys use underscores (`index_max_lines=3`).
     """
     settings: Settings = load_settings(None, str(root))
     if select is not None:
         settings.select = select
+    if preview:
+        settings.preview = True
     for key, value in options.items():
         settings.options[key.replace("_", "-")] = value
     return lint([str(p) for p in (paths or [root])], settings).diagnostics

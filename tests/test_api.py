@@ -44,7 +44,8 @@ def test_lint_redacts_secrets_as_every_output_does(tmp_path: Path) -> None:
     write_tree(
         tmp_path, {"mem/MEMORY.md": "- [Keys](keys.md) — deploying by hand is no longer allowed\n", "mem/keys.md": keys}
     )
-    [drift] = [finding for finding in api.lint(tmp_path / "mem") if finding.code == "MEM109"]
+    found = api.lint(tmp_path / "mem", {"preview": True})  # MEM109 is a preview rule
+    [drift] = [finding for finding in found if finding.code == "MEM109"]
     assert "AKIA***" in drift.message and "AKIAIOSFODNN7EXAMPLE" not in drift.message
 
 

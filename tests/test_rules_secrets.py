@@ -109,7 +109,7 @@ def topic(body: str, description: str = "how a release goes out") -> str:
 @pytest.mark.parametrize(("line", "body"), SECRETS, ids=range(len(SECRETS)))
 def test_each_kind_of_credential_is_one_finding_at_its_line_and_column(tmp_path: Path, line: str, body: str) -> None:
     write_tree(tmp_path, {"memory/MEMORY.md": "- [Deploy](deploy.md) — deploys\n", "memory/deploy.md": topic(line)})
-    [finding] = run_lint(tmp_path, select=["SEC001"])
+    [finding] = run_lint(tmp_path, select=["SEC001"], preview=True)
     column = line.index(body) + 1
     assert (finding.line, finding.column) == (6, column), finding.message
     assert body not in finding.message and body[:8] not in finding.message
@@ -119,20 +119,20 @@ def test_each_kind_of_credential_is_one_finding_at_its_line_and_column(tmp_path:
 def test_what_is_only_credential_shaped_is_no_finding(tmp_path: Path, text: str) -> None:
     assert find_secrets(text, credible=True) == []
     write_tree(tmp_path, {"memory/MEMORY.md": "- [Deploy](deploy.md) — deploys\n", "memory/deploy.md": topic(text)})
-    assert only(run_lint(tmp_path, select=["SEC001"]), "SEC001") == []
+    assert only(run_lint(tmp_path, select=["SEC001"], preview=True), "SEC001") == []
 
 
 def test_the_index_is_linted_too_and_each_secret_once(tmp_path: Path) -> None:
     index = f"- [Deploy](deploy.md) — token {GHP} and password: hunter2-Tq8\n"
     write_tree(tmp_path, {"memory/MEMORY.md": index, "memory/deploy.md": topic("no secret here")})
-    findings = run_lint(tmp_path, select=["SEC001"])
+    findings = run_lint(tmp_path, select=["SEC001"], preview=True)
     assert [(f.path.rsplit("/", 1)[1], f.line) for f in findings] == [("MEMORY.md", 1), ("MEMORY.md", 1)]
 
 
 def test_a_suppression_comment_silences_a_known_fixture(tmp_path: Path) -> None:
     body = f"<!-- mnemolint-disable-next-line SEC001 -->\ntest fixture {GHP}"
     write_tree(tmp_path, {"memory/MEMORY.md": "- [Deploy](deploy.md) — d\n", "memory/deploy.md": topic(body)})
-    assert run_lint(tmp_path, select=["SEC001"]) == []
+    assert run_lint(tmp_path, select=["SEC001"], preview=True) == []
 
 
 # --- the secret never leaves the process -------------------------------------------------------
@@ -173,7 +173,7 @@ def _leaky_tree(root: Path) -> Path:
 )
 def test_no_output_holds_the_raw_secret(tmp_path: Path, args: list[str]) -> None:
     root = _leaky_tree(tmp_path)
-    result = run_cli("check", *args, "m", cwd=root)
+    result = run_cli("check", "--preview", *args, "m", cwd=root)
     assert "Traceback" not in result.stderr
     assert LEAK not in result.stdout + result.stderr
     if args not in (["--statistics"], ["--diff"], ["--diff", "--unsafe-fixes"]):  # nothing of the text to show
@@ -198,7 +198,7 @@ def test_an_internal_error_that_quotes_the_file_is_redacted(tmp_path: Path, monk
 
 def test_every_quoting_rule_fired_on_the_leaky_tree(tmp_path: Path) -> None:
     """The grep above proves something only if the rules that quote the secret did quote it."""
-    codes = {finding.code for finding in run_lint(_leaky_tree(tmp_path))}
+    codes = {finding.code for finding in run_lint(_leaky_tree(tmp_path), preview=True)}
     assert {"MEM101", "MEM103", "MEM109", "MEM206", "SEC001"} <= codes
 
 

@@ -42,6 +42,7 @@ class Settings:
         "severity",
         "fail_level",
         "cache_dir",
+        "preview",
         "options",
     )
 
@@ -58,6 +59,7 @@ class Settings:
         self.severity: dict[str, str] = {}
         self.fail_level = "warning"  # an info is advice: it is printed but does not fail CI
         self.cache_dir = ""  # `cache-dir`, relative to the config file; "": `.mnemolint_cache` (cache_dir.py)
+        self.preview = False  # `preview`: the preview rules run too (`Rule.preview`, selection.in_preview)
         self.options = defaults(_registry().values())
 
 
@@ -166,6 +168,10 @@ def apply_table(settings: Settings, data: dict, where: str) -> None:
             if not isinstance(value, str) or not value.strip():
                 raise ConfigError(f"{label} must be a directory path (a non-empty string)")
             settings.cache_dir = value
+        elif key == "preview":
+            if not isinstance(value, bool):
+                raise ConfigError(f"{label} must be a boolean (true or false)")
+            settings.preview = value
         elif key in _registry():
             try:
                 settings.options[key] = _registry()[key].validate(value)

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     import argparse
     from typing import TextIO
 
+    from mnemolint.config import Settings
     from mnemolint.engine import Result
     from mnemolint.model import Diagnostic
 
@@ -68,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
     args.output_format = _output_format(args)
     paths = args.paths or ["."]
     settings = settings_from_args(args, paths[0])
+    _warn_unpreviewed(settings)
     if settings.options["user-memory"]:  # the flag, or the `user-memory` setting
         paths = [*paths, *_user_memory()]
     if args.auto_memory or settings.options["auto-memory"]:  # the flag, or the `auto-memory` setting
@@ -113,6 +115,14 @@ def run(args: argparse.Namespace) -> int:
     threshold = severity_rank(settings.fail_level)
     failing = any(severity_rank(diagnostic.severity) >= threshold for diagnostic in diagnostics)
     return EXIT_FINDINGS if failing else EXIT_CLEAN
+
+
+def _warn_unpreviewed(settings: Settings) -> None:
+    """A preview rule selected by its code without --preview runs not at all: say so, as ruff does."""
+    from mnemolint.engine import preview_warnings
+
+    for warning in preview_warnings(settings):
+        print(f"mnemolint: warning: {warning}", file=sys.stderr)
 
 
 def _user_memory() -> list[str]:

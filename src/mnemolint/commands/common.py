@@ -23,12 +23,23 @@ def codes(value: str) -> list[str]:
 
 
 def add_selection_arguments(parser: argparse.ArgumentParser) -> None:
-    """--select, --extend-select, --ignore and --fail-level, applied by `settings_from_args`."""
+    """--select, --extend-select, --ignore, --fail-level and --preview, applied by `settings_from_args`."""
     parser.add_argument("--select", type=codes, help="comma-separated codes or prefixes to enable (replaces config)")
     parser.add_argument("--extend-select", type=codes, help="codes or prefixes to enable on top of the selection")
     parser.add_argument("--ignore", type=codes, help="codes or prefixes to disable")
     parser.add_argument(
         "--fail-level", choices=("info", "warning", "error"), help="lowest severity that exits 1 (default: warning)"
+    )
+    add_preview_argument(parser)
+
+
+def add_preview_argument(parser: argparse.ArgumentParser) -> None:
+    """--preview / --no-preview, as ruff's: the `preview` setting from the command line."""
+    parser.add_argument(
+        "--preview",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="enable preview rules: those not yet precise enough to be on by default (`mnemolint rules` marks them)",
     )
 
 
@@ -90,6 +101,8 @@ def settings_from_args(args: argparse.Namespace, start: str) -> Settings:
         settings.ignore = settings.ignore + given["ignore"]
     if given.get("fail_level"):
         settings.fail_level = given["fail_level"]
+    if given.get("preview") is not None:
+        settings.preview = given["preview"]
     if given.get("user_rules"):
         settings.options["user-rules"] = True
     if given.get("user_memory"):

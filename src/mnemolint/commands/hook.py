@@ -19,7 +19,7 @@ import os
 import sys
 
 from mnemolint.commands import EXIT_CLEAN
-from mnemolint.commands.common import add_config_argument
+from mnemolint.commands.common import add_config_argument, add_preview_argument
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -58,6 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="how to answer: default wave for a path under .wave/, else claude-code",
     )
     add_config_argument(parser)
+    add_preview_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -70,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     if path is None or not in_memory(path):
         return EXIT_CLEAN  # decided by the path alone: nothing is read for a write elsewhere
     try:
-        text = reminder(path, args.config)
+        text = reminder(path, args.config, args.preview)
     except Exception as error:  # noqa: BLE001 - a config error or a bug must not break the agent
         from mnemolint.parse.textutil import visible
 
@@ -166,7 +167,7 @@ def _inside_a(path: str, container: ContainerType) -> str | None:
     return next((folder for folder in upwards(os.path.dirname(path)) if container.located(folder)), None)
 
 
-def reminder(path: str, config: str | None = None) -> str:
+def reminder(path: str, config: str | None = None, preview: bool | None = None) -> str:
     """The reminder for a write to `path` ("" when there is nothing to say): the findings on the
     file, and those on the lines of its index that link it (a drifted entry, say), most severe first."""
     from mnemolint.config import load_settings
@@ -177,6 +178,8 @@ def reminder(path: str, config: str | None = None) -> str:
     if not os.path.isfile(path) or os.path.islink(path):
         return ""  # gone since, or a link: `check` judges a link where it stands, the hook has nothing to add
     settings = load_settings(config, path)
+    if preview is not None:  # --preview / --no-preview over the config's `preview`
+        settings.preview = preview
     paths = [path]
     memdir = memory_dir_of(path)
     index = os.path.join(memdir, INDEX_NAME) if memdir else path

@@ -99,6 +99,11 @@ def descriptor(rule: Rule, settings: dict) -> dict:
     if family.security is not None:
         properties["tags"].append("security")
         properties["security-severity"] = family.security[rule.code]
+    default: dict = {"level": LEVEL[rule.severity]}
+    if rule.preview:  # off unless --preview: SARIF's `enabled`, and why, for a viewer to show
+        properties["tags"].append("preview")
+        properties["preview"] = rule.preview
+        default["enabled"] = False
     return {
         "id": rule.code,
         "name": rule.name,
@@ -109,7 +114,7 @@ def descriptor(rule: Rule, settings: dict) -> dict:
             "markdown": body(text).strip() if text else f"{summary} See [{rule.code}]({rule_url(rule.code)}).",
         },
         "helpUri": rule_url(rule.code),
-        "defaultConfiguration": {"level": LEVEL[rule.severity]},
+        "defaultConfiguration": default,
         "properties": properties,
     }
 

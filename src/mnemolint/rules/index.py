@@ -292,6 +292,10 @@ def _new_index(memdir: MemoryDir, options: dict) -> tuple[Edit, ...] | str:
     return generate.create(memdir, options)
 
 
+# What MEM108 reports in MEMORY.md, one finding per block of them; MEM103 leaves these lines to it.
+_CONTENT_KINDS = {il.CONTENT: "text", il.NESTED: "nested detail", il.CODE: "a code block"}
+
+
 @rule(
     "MEM103",
     "index-line-too-long",
@@ -312,8 +316,8 @@ def index_line_too_long(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
         cost = loaded if main else "an agent that opens this index reads every line of it"
         for line in lines:
             length = utf16_len(line.text)
-            if length <= limit:
-                continue
+            if length <= limit or main and line.kind in _CONTENT_KINDS:
+                continue  # a paragraph, code or nested detail of MEMORY.md: MEM108's, once for its block
             yield Hit(
                 f"Index line is {length:,} characters (advised: under {limit}): {cost}. Keep the entry to "
                 "one short pointer and move detail into the topic file.",
@@ -598,9 +602,6 @@ def _folded(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
-_CONTENT_KINDS = {il.CONTENT: "text", il.NESTED: "nested detail", il.CODE: "a code block"}
-
-
 @rule(
     "MEM108",
     "index-not-pointer",
@@ -677,6 +678,12 @@ def _drift(line: il.IndexLine, summary: str, description: str) -> str | None:
     INFO,
     reads=MEMORY_DIR,
     summary="An index entry's text no longer matches its topic's `description`.",
+    preview=(
+        "On 11 public repositories it was not tuned on, 1 of its 6 findings was right: a number inside a "
+        "range, a date read as a count, and `fixed X` against `no longer X` were taken for changed claims; "
+        "each is fixed since, and the rule stays in preview until it has been measured again on more findings"
+        " than that."
+    ),
 )
 def index_description_drift(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     for line in memdir.lines:
