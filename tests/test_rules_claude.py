@@ -15,7 +15,7 @@ from pathlib import Path
 from conftest import run_lint, write_tree
 
 from mnemolint.parse.document import Document
-from mnemolint.parse.imports import IMPORTED, IN_CODE, expand, imports
+from mnemolint.parse.imports import IMPORTED, IN_CODE, IN_COMMENT, expand, imports
 
 OPTIONS = {"max-file-bytes": 1 << 21, "yaml-max-depth": 32}
 
@@ -56,7 +56,7 @@ def test_imports_in_text_and_in_code() -> None:
     assert scan("@a.md\n") == [(1, 1, "a.md", "/p/a.md", IMPORTED)]
     assert scan("`@a.md`\n") == [(1, 2, "a.md", "/p/a.md", IN_CODE)]
     assert scan("```\n@a.md\n```\n") == [(2, 1, "a.md", "/p/a.md", IN_CODE)]
-    assert scan("<!-- @a.md -->\n") == []
+    assert scan("<!-- @a.md -->\n") == [(1, 6, "a.md", "/p/a.md", IN_COMMENT)]  # listed, not imported
     assert scan("x@a.md @@b.md @#c @%d\n") == []  # not after a space; `@@`, `#`, `%` are no paths
 
 

@@ -1,0 +1,1 @@
+"""Reader profiles of the agents, one module per agent and client version (`claude_code`)."""
