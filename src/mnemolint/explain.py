@@ -188,8 +188,8 @@ def _for_claude(scan: _Scan) -> Explanation:
     found = Explanation(CLAUDE)
     root = scan.root
     session = ClaudeSession(root, {}, scan.options)
-    found.memory = [_shown(path, root) for path in session.start()]
-    found.nested = [_shown(path, root) for path in session.nested(scan.target)]
+    found.memory = [_walked(path, root) for path in session.start()]
+    found.nested = [_walked(path, root) for path in session.nested(scan.target)]
     folders = set(scan.chain)
     loaded = [
         rules_dir
@@ -286,9 +286,10 @@ def _first_existing(folder: str, names: tuple[str, ...]) -> str | None:
 
 
 def _shown(path: str, root: str) -> str:
-    """`path` relative to `root`, with `../` for a folder above it (a parent's `CLAUDE.md`), or
-    absolute when it has no folder in common with `root` below the file system's root."""
-    common = os.path.commonpath([path, root])
-    if common == os.path.dirname(common):  # only the file system's root in common
-        return path
+    rel = os.path.relpath(path, root)
+    return path if rel.startswith("..") else rel.replace(os.sep, "/")
+
+
+def _walked(path: str, root: str) -> str:
+    """An instruction file of the folders walked, relative to `root`: `../CLAUDE.md` for a parent's."""
     return os.path.relpath(path, root).replace(os.sep, "/")

@@ -13,7 +13,6 @@ none of those loads (`ClaudeSession`, from the facts in agents/claude_code.py); 
 from __future__ import annotations
 
 import os
-
 from collections.abc import Callable
 
 from mnemolint.agents import claude_code

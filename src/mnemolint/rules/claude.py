@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
-from mnemolint.agents.claude_code import DEFAULT_CHAR_LIMIT, DEFAULT_MODEL, SMALL_WINDOW_CHAR_LIMIT, VERSION
+from mnemolint.agents.claude_code import DEFAULT_CHAR_LIMIT, DEFAULT_MODEL, MAX_BYTES, SMALL_WINDOW_CHAR_LIMIT, VERSION
 from mnemolint.discover.tree import Tree
 from mnemolint.kinds.instructions import claude_loads, placed
 from mnemolint.load import counted_text
@@ -52,6 +52,7 @@ def _expand_all(tree: Tree, home: str | None) -> list[Expansion]:
         and document.kind.instructions
         and (document.reader.follows_imports or loads(document))
         and document.readable
+        and document.size <= MAX_BYTES  # Claude Code skips a larger one whole (NST002 says so)
     ]
 
 
@@ -253,7 +254,7 @@ def claude_md_too_large(tree: Tree, options: dict) -> Iterator[Hit]:
                 f"default model ({DEFAULT_MODEL}), {SMALL_WINDOW_CHAR_LIMIT:,} for a 200,000-token one (set "
                 f"`claude-md-max-chars` to yours).{cut} Move detail into files the agent reads on demand, or into "
                 "path-scoped `.claude/rules`.",
-                path=path if not imported else expansion.root,
+                path=path,
             )
 
 
