@@ -96,7 +96,12 @@ def imports_text_file(path: str) -> bool:
 VERIFIED = {
     "PROJECT_NAMES": ("cl08_nested", "cl07c_agents_and_dot_claude_md"),
     "LOCAL_NAME": ("cl2c_local_claude_agents", "cl2n_nested_read_deep"),
-    "FALLBACK_NAMES": ("cl07b_agents_only", "cl07d_dot_agents_only", "cl2d_agents_and_dot_agents"),
+    "FALLBACK_NAMES": (
+        "cl07b_agents_only",
+        "cl07d_dot_agents_only",
+        "cl2d_agents_and_dot_agents",
+        "cl2e_agents_imports_rules",
+    ),
     "BLOCKS_FALLBACK": (
         "cl07a_claude_and_agents",
         "cl07c_agents_and_dot_claude_md",

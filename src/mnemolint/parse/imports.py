@@ -168,15 +168,19 @@ def sensitive_target(found: Import) -> str | None:
 
 
 class Memo:
-    """Each file's text and imports for one run: a file imported by many roots, or refused for
-    depth again and again, is read and scanned once (`Tree.derived` keeps one per run)."""
+    """What the expansions of one run share: each file's text and imports, and the file system's
+    answers about each path, so that a file imported by many roots, or refused for depth again
+    and again, is read, scanned and looked up once (`Tree.derived` keeps one per run)."""
 
-    __slots__ = ("options", "_texts", "_imports")
+    __slots__ = ("options", "_texts", "_imports", "_real", "_files", "_sensitive")
 
     def __init__(self, options: dict) -> None:
         self.options = options
         self._texts: dict[str, str | None] = {}
         self._imports: dict[tuple[str, str | None], list[Import]] = {}
+        self._real: dict[str, str] = {}
+        self._files: dict[str, bool] = {}
+        self._sensitive: dict[tuple[str, str | None], str | None] = {}
 
     def text(self, path: str, document: Document | None = None) -> str | None:
         if path not in self._texts:
@@ -188,6 +192,28 @@ class Memo:
         if key not in self._imports:
             self._imports[key] = imports(text, os.path.dirname(path), home)
         return self._imports[key]
+
+    def real(self, path: str) -> str:
+        """`path` with its links followed."""
+        if path not in self._real:
+            self._real[path] = os.path.realpath(path)
+        return self._real[path]
+
+    def is_file(self, path: str) -> bool:
+        if path not in self._files:
+            self._files[path] = _is_file(path)
+        return self._files[path]
+
+    def sensitive(self, found: Import) -> str | None:
+        key = (found.written, found.path)
+        if key not in self._sensitive:
+            self._sensitive[key] = sensitive_target(found)
+        return self._sensitive[key]
+
+    def inside(self, path: str, within: tuple[str, ...]) -> bool:
+        """Whether `path`, its links followed, is in one of the folders `within`."""
+        real = self.real(path)
+        return any(inside(real, self.real(folder)) for folder in within)
 
 
 class Edge:
@@ -250,41 +276,42 @@ class _Walk:
         self.processed: set[str] = set()
 
     def visit(self, path: str, document: Document | None, depth: int, chain: tuple[str, ...]) -> None:
-        self.processed.update((path, os.path.realpath(path)))
-        text = self.memo.text(path, document)
+        memo = self.memo
+        self.processed.update((path, memo.real(path)))
+        text = memo.text(path, document)
         if text is None or not text.strip():
             return
         result = self.result
         result.loaded.append((path, depth))
         result.texts[path] = text
         chain = (*chain, path)
-        for found in self.memo.imports(path, text, self.home):
+        real_chain = {memo.real(step) for step in chain}
+        for found in memo.imports(path, text, self.home):
             edge = Edge(path, found, depth + 1, chain)
             target = found.path
-            why = sensitive_target(found)
+            why = memo.sensitive(found)
             if why and found.where == IMPORTED:
                 result.sensitive.append((edge, why))
                 continue
             if target is None or why:
                 continue
             if found.where != IMPORTED:
-                if found.where == IN_CODE and _is_file(target) and _inside(target, self.within):
+                if found.where == IN_CODE and memo.is_file(target) and memo.inside(target, self.within):
                     result.in_code.append(edge)
                 continue
-            if not _inside(target, self.within):
+            if not memo.inside(target, self.within):
                 result.outside.append(edge)
                 continue
-            if not _is_file(target):
+            if not memo.is_file(target):
                 if not os.path.isdir(target) and _looks_like_file(found.written):
                     result.missing.append(edge)
                 continue
             if not imports_text_file(target):
                 continue  # Claude Code skips an import that is not a text file
-            real_chain = {os.path.realpath(step) for step in chain}
-            if target in chain or os.path.realpath(target) in real_chain:
+            if memo.real(target) in real_chain:
                 result.cycles.append(edge)
                 continue
-            if target in self.processed or os.path.realpath(target) in self.processed:
+            if target in self.processed or memo.real(target) in self.processed:
                 continue
             if depth + 1 > MAX_DEPTH:
                 result.too_deep.append((edge, self._never_loaded(target)))
@@ -302,15 +329,15 @@ class _Walk:
                 continue
             seen.add(current)
             lost.append(current)
-            text = self.memo.text(current) or ""
-            for found in self.memo.imports(current, text, None):
+            memo = self.memo
+            for found in memo.imports(current, memo.text(current) or "", None):
                 target = found.path
                 if (
                     found.where == IMPORTED
                     and target
-                    and not sensitive_target(found)
-                    and _inside(target, self.within)
-                    and _is_file(target)
+                    and not memo.sensitive(found)
+                    and memo.inside(target, self.within)
+                    and memo.is_file(target)
                 ):
                     pending.append(target)
         return lost
@@ -321,9 +348,3 @@ def _is_file(path: str) -> bool:
         return os.path.isfile(path)
     except (OSError, ValueError):
         return False
-
-
-def _inside(path: str, within: tuple[str, ...]) -> bool:
-    """Whether `path`, its links followed, is in one of the folders `within`."""
-    real = os.path.realpath(path)
-    return any(inside(real, os.path.realpath(folder)) for folder in within)
