@@ -233,7 +233,7 @@ class Expansion:
     """What a file brings with it when Claude Code loads it. `loaded` are the files that load, in
     Claude Code's order (the root first), each with its depth; `missing` the imports that resolve
     to no file; `outside` those leading out of `within` (never read); `sensitive` those naming a
-    credential or system file (never read), with why; `too_deep` those refused for depth (with the
+    credential or system file (never read: `sensitive_target` says why); `too_deep` those refused for depth (with the
     files that load only through them, never loading); `cycles` the imports that lead back to a
     file of their own chain; `in_code` the `@path`s in code that name a file."""
 
@@ -245,7 +245,7 @@ class Expansion:
         self.texts: dict[str, str] = {}
         self.missing: list[Edge] = []
         self.outside: list[Edge] = []
-        self.sensitive: list[tuple[Edge, str]] = []
+        self.sensitive: list[Edge] = []
         self.too_deep: list[tuple[Edge, list[str]]] = []
         self.cycles: list[Edge] = []
         self.in_code: list[Edge] = []
@@ -291,7 +291,7 @@ class _Walk:
             target = found.path
             why = memo.sensitive(found)
             if why and found.where == IMPORTED:
-                result.sensitive.append((edge, why))
+                result.sensitive.append(edge)
                 continue
             if target is None or why:
                 continue

@@ -20,7 +20,7 @@ from mnemolint.kinds.instructions import claude_loads, placed
 from mnemolint.load import counted_text
 from mnemolint.model import ERROR, INFO, WARNING, Hit
 from mnemolint.options import INT, USER_MEMORY, Option
-from mnemolint.parse.imports import MAX_DEPTH, TRAILING, Edge, Expansion, Memo, expand
+from mnemolint.parse.imports import MAX_DEPTH, TRAILING, Edge, Expansion, Memo, expand, sensitive_target
 from mnemolint.parse.textutil import utf16_len
 from mnemolint.paths import inside, repository
 from mnemolint.readers import CLAUDE
@@ -267,23 +267,15 @@ def claude_md_too_large(tree: Tree, options: dict) -> Iterator[Hit]:
     options=(USER_MEMORY,),
 )
 def import_sensitive(tree: Tree, options: dict) -> Iterator[Hit]:
-    seen: set[tuple[str, int, int]] = set()
-    for expansion in expansions(tree, options):
-        for edge, why in expansion.sensitive:
-            key = (edge.source, edge.target.line, edge.target.column)
-            if key in seen:
-                continue
-            seen.add(key)
-            home = (
-                " once external imports are approved for the project"
-                if edge.target.written.startswith(("~/", "/"))
-                else ""
-            )
-            yield _hit(
-                edge,
-                f"`@{edge.target.written}` names {why}: Claude Code would read it into every session's context"
-                f"{home}, and the model provider would receive it. mnemolint did not read it. Remove the import.",
-            )
+    for edge in _edges(tree, options, "sensitive"):
+        written = edge.target.written
+        approved = " once external imports are approved for the project" if written.startswith(("~/", "/")) else ""
+        yield _hit(
+            edge,
+            f"`@{written}` names {sensitive_target(edge.target)}: Claude Code would read it into every session's "
+            f"context{approved}, and the model provider would receive it. mnemolint did not read it. Remove the "
+            "import.",
+        )
 
 
 FAMILY = Family(
