@@ -156,10 +156,10 @@ def _has_text(document: Document) -> bool:
     return bool(document.text and document.text.strip())
 
 
-def claude_loads(folder: str, known: dict[str, Document]) -> Callable[[Document], bool]:
+def claude_loads(folder: str, known: dict[str, Document], options: dict) -> Callable[[Document], bool]:
     """For a session in `folder`: whether Claude Code loads an `AGENTS.md` document (at the start
     or on a touch below `folder`), which it does only where it falls back to them."""
-    session = ClaudeSession(folder, known, next(iter(known.values())).options if known else {})
+    session = ClaudeSession(folder, known, options)
 
     def loads(document: Document) -> bool:
         place, name = placed(document.path)

@@ -44,7 +44,7 @@ def expansions(tree: Tree, options: dict) -> list[Expansion]:
 def _expand_all(tree: Tree, home: str | None) -> list[Expansion]:
     within = repository(tree.root)  # Claude Code's project, for an import that leads out of it
     memo = Memo(tree.options)  # each imported file read and scanned once in the run
-    loads = claude_loads(tree.root, {document.path: document for document in tree.documents})
+    loads = claude_loads(tree.root, {document.path: document for document in tree.documents}, tree.options)
     return [
         expand(document, within, home, memo)
         for document in tree.documents
