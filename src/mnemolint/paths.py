@@ -69,6 +69,8 @@ def sensitive_place(path: str) -> str | None:
         width = place.count("/") + 1
         if any("/".join(parts[i : i + width]) == place for i in range(len(parts) - width + 1)):
             return f"in `~/{place}`, a credential folder"
+    if ".git" in parts[:-1]:  # git's own folder: its `config` can hold a remote's token
+        return "in a `.git` folder, whose `config` can hold credentials"
     name = parts[-1]
     if (name == ".env" or name.startswith(".env.")) and not name.endswith(_TEMPLATE_SUFFIXES):
         return "a `.env` file"
