@@ -9,7 +9,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -57,12 +56,24 @@ def write_all(out: Path) -> dict[str, Path]:
 
 
 def slug(path: str) -> str:
-    """The folder under ~/.claude/projects/ of a project: every character outside [A-Za-z0-9]
-    becomes `-` (Claude Code 2.1.332; it hashes names past 200 characters, which no case reaches)."""
-    name = re.sub(r"[^A-Za-z0-9]", "-", path)
-    if len(name) > 200:
-        raise ValueError(f"the session folder {path} is too long for an oracle case (slug over 200 characters)")
-    return name
+    """The folder under ~/.claude/projects/ of a project: every UTF-16 unit outside [A-Za-z0-9]
+    becomes `-`; past 200 units the name is cut to 200 and `-` plus the base-36 absolute value of
+    the key's 32-bit Java hashCode is added (Claude Code 2.1.332, cases cl33a and cl33b)."""
+    units = path.encode("utf-16-le", "surrogatepass")
+    codes = [int.from_bytes(units[at : at + 2], "little") for at in range(0, len(units), 2)]
+    name = "".join(chr(code) if chr(code).isascii() and chr(code).isalnum() else "-" for code in codes)
+    if len(name) <= 200:
+        return name
+    value = 0
+    for code in codes:
+        value = (value * 31 + code) & 0xFFFFFFFF
+    number = abs(value - (1 << 32) if value & 0x80000000 else value)
+    digits = ""
+    while True:
+        number, digit = divmod(number, 36)
+        digits = "0123456789abcdefghijklmnopqrstuvwxyz"[digit] + digits
+        if not number:
+            return f"{name[:200]}-{digits}"
 
 
 @dataclass(frozen=True)

@@ -21,8 +21,9 @@ from pathlib import Path
 
 from casetree import Session
 
-# Claude Code: "Contents of PATH (LABEL):\n\n" starts a file; the label says what the file is.
-HEADER = re.compile(r"(?m)^Contents of (/[^\n]*?)(?: \(([^()\n]*)\))?:\n\n")
+# Claude Code: "Contents of PATH (LABEL):\n\n" starts a file; the label says what the file is. A file
+# a hook attaches (a nested AGENTS.md on a read) has a short lower-case lead-in on the same line.
+HEADER = re.compile(r"(?m)^(?:[a-z][a-z.]*(?: [a-z]+)*: )?Contents of (/[^\n]*?)(?: \(([^()\n]*)\))?:\n\n")
 KINDS = {
     "project instructions, checked into the codebase": "project",
     "user's private global instructions for all projects": "user",

@@ -189,11 +189,17 @@ def _stripped_over(memdir: MemoryDir, cut: Load, max_lines: int, max_chars: int)
             if first
             else None,
         )
-    dropped = next((line for line in cut.remainder.split("\n") if line.strip()), "")
+    # The cut starts at the line right after it, blank or not, as the client says; it is found in the
+    # file by the first line with text after the cut, less the blank lines before that one.
+    after = cut.remainder.removeprefix("\n").split("\n")  # the newline that ends the last line loaded
+    blank = next((count for count, text in enumerate(after) if text.strip()), None)
+    dropped = after[blank] if blank is not None else ""
     number = next(
         (line.number for line in memdir.lines[cut.loaded_lines - 1 :] if dropped and line.text.rstrip("\r") == dropped),
         None,
     )
+    if number and blank:
+        number -= blank
     where = f", starting at line {number}" if number else ""
     quoted = f' ("{quote(cut.quoted)}")' if cut.quoted else ""
     lost = cut.dropped_lines
