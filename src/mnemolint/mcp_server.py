@@ -132,9 +132,8 @@ TOOLS = {"lint": lint, "preview": preview, "explain_rules": explain_rules, "fix"
 def call(root: str, tool: str, arguments: dict, timeout: float = TIMEOUT) -> str:
     """The answer of `tool` as JSON text, computed in a child process killed after `timeout`
     seconds; a ConfigError carries what went wrong (a refused path, a timeout, a bad argument)."""
-    import multiprocessing
 
-    context = multiprocessing.get_context("spawn")  # a fresh interpreter: no lock held by a thread here
+    context = _context()
     receiver, sender = context.Pipe(duplex=False)
     worker = context.Process(target=_work, args=(sender, root, tool, arguments), daemon=True)
     worker.start()
@@ -155,6 +154,21 @@ def call(root: str, tool: str, arguments: dict, timeout: float = TIMEOUT) -> str
     if len(answer) > MAX_CHARS:
         raise ConfigError(f"the answer of {tool} is over {MAX_CHARS:,} characters: name a smaller path")
     return answer
+
+
+def _context() -> Any:
+    """Fresh interpreters, so no lock a thread of the server holds is copied: on POSIX forked from a
+    server process that has imported the engine once (a call starts in milliseconds), else spawned."""
+    import multiprocessing
+
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(list(PRELOAD))
+    return context
+
+
+PRELOAD = ("mnemolint.mcp_server", "mnemolint.api", "mnemolint.engine", "mnemolint.fix.fixer", "mnemolint.explain")
 
 
 def _work(sender: Connection, root: str, tool: str, arguments: dict) -> None:
