@@ -35,9 +35,8 @@ TOOLS = {"lint", "preview", "explain_rules", "fix", "rule"}
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     root = tmp_path / "project"
-    files = {INDEX: INDEX_TEXT, f"{MEM}/build.md": BUILD, f"{MEM}/notes.md": NOTES, "outside.md": "x"}
-    write_tree(tmp_path, {"secret-outside.md": f"token {SECRET}\n"})
-    return write_tree(root, {rel: text for rel, text in files.items() if rel != "outside.md"})
+    write_tree(tmp_path, {"secret-outside.md": f"token {SECRET}\n"})  # beside the project, not in it
+    return write_tree(root, {INDEX: INDEX_TEXT, f"{MEM}/build.md": BUILD, f"{MEM}/notes.md": NOTES})
 
 
 def session(root: Path, calls: list[tuple[str, dict]]) -> tuple[object, object, list]:
@@ -158,3 +157,58 @@ def test_without_the_extra_the_command_says_what_to_install(project: Path) -> No
     assert done.stdout == ""
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "pip install 'mnemolint[mcp]'" in lines[0], done.stderr
+
+
+# --- the set-up snippets of docs/mcp.md and the README start the server they show --------------
+
+DOCS = Path(__file__).resolve().parent.parent
+
+
+def snippets() -> list[tuple[str, str, list[str]]]:
+    """(where, command, args) of every agent set-up snippet: JSON `mcpServers`, Codex's TOML
+    `mcp_servers` and `claude mcp add … -- COMMAND ARGS`."""
+    import re
+    import shlex
+
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib
+
+    found = []
+    for name in ("docs/mcp.md", "README.md"):
+        text = (DOCS / name).read_text(encoding="utf-8")
+        for language, block in re.findall(r"```(json|toml|sh)\n(.*?)```", text, re.DOTALL):
+            if language == "json" and "mcpServers" in block:
+                server = json.loads(block)["mcpServers"]["mnemolint"]
+                found.append((f"{name} json", server["command"], server["args"]))
+            elif language == "toml" and "mcp_servers" in block:
+                server = tomllib.loads(block)["mcp_servers"]["mnemolint"]
+                found.append((f"{name} toml", server["command"], server["args"]))
+            for line in block.splitlines() if language == "sh" else ():
+                if line.startswith("claude mcp add"):
+                    words = shlex.split(line, comments=True)
+                    command, *args = words[words.index("--") + 1 :]
+                    found.append((f"{name} claude", command, args))
+        for line in re.findall(r"`(\{\"mcpServers\".*?\})`", text):
+            server = json.loads(line)["mcpServers"]["mnemolint"]
+            found.append((f"{name} inline json", server["command"], server["args"]))
+    return found
+
+
+def test_every_snippet_names_the_command_that_starts_the_server(project: Path) -> None:
+    found = snippets()
+    where = {place.split()[0] + " " + place.split()[-1] for place, _, _ in found}
+    assert {"docs/mcp.md json", "docs/mcp.md toml", "docs/mcp.md claude", "README.md toml"} <= where
+    assert {(command, tuple(args)) for _, command, args in found} == {("mnemolint", ("mcp",))}
+    script = Path(sys.executable).with_name("mnemolint")  # the installed console script
+    if not script.exists():
+        pytest.skip("mnemolint is not installed as a script next to this interpreter")
+
+    async def talk() -> object:
+        server = StdioServerParameters(command=str(script), args=["mcp"], cwd=str(project))
+        async with stdio_client(server) as (read, write), ClientSession(read, write) as client:
+            await client.initialize()
+            return await client.call_tool("lint", {})
+
+    assert "SEC001" in {finding["code"] for finding in answer(anyio.run(talk))["findings"]}
