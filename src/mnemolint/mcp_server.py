@@ -22,6 +22,7 @@ from mnemolint.paths import inside
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from multiprocessing.connection import Connection
     from typing import Any
 
@@ -126,7 +127,13 @@ def rule(project: Project, code: str) -> dict:
     return {"code": code, "url": rule_url(code), "page": text[:MAX_CHARS]}
 
 
-TOOLS = {"lint": lint, "preview": preview, "explain_rules": explain_rules, "fix": fix, "rule": rule}
+TOOLS: dict[str, Callable[..., dict]] = {
+    "lint": lint,
+    "preview": preview,
+    "explain_rules": explain_rules,
+    "fix": fix,
+    "rule": rule,
+}
 
 
 def call(root: str, tool: str, arguments: dict, timeout: float = TIMEOUT) -> str:
