@@ -16,6 +16,11 @@ from pathlib import Path
 import pytest
 from conftest import write_tree
 
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
+
 pytest.importorskip("mcp")
 
 import anyio  # noqa: E402  (the SDK brings it)
@@ -30,6 +35,7 @@ BUILD = "---\nname: Build\ndescription: how to build\ntype: project\n---\n\nBody
 NOTES = f"---\nname: Notes\ndescription: deploy notes\ntype: project\n---\n\nDeploy with {SECRET}.\n"
 INDEX_TEXT = "# Memory\n\n- [Build](build.md) — how to build\n- [Notes](notes.md) — deploy notes\n- [gone](gone.md)\n"
 TOOLS = {"lint", "preview", "explain_rules", "fix", "rule"}
+DOCS = Path(__file__).resolve().parent.parent  # the checkout: README.md, docs/, pyproject.toml
 
 
 @pytest.fixture
@@ -157,11 +163,12 @@ def test_without_the_extra_the_command_says_what_to_install(project: Path) -> No
     assert done.stdout == ""
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "pip install 'mnemolint[mcp]'" in lines[0], done.stderr
+    extras = tomllib.loads((DOCS / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    assert any(need.startswith("mcp>=") for need in extras["mcp"])  # the extra the line names is there
+    assert any(need.startswith("mcp>=") for need in extras["test"])  # and the tests run with it
 
 
 # --- the set-up snippets of docs/mcp.md and the README start the server they show --------------
-
-DOCS = Path(__file__).resolve().parent.parent
 
 
 def snippets() -> list[tuple[str, str, list[str]]]:
@@ -169,11 +176,6 @@ def snippets() -> list[tuple[str, str, list[str]]]:
     `mcp_servers` and `claude mcp add … -- COMMAND ARGS`."""
     import re
     import shlex
-
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python 3.10
-        import tomli as tomllib
 
     found = []
     for name in ("docs/mcp.md", "README.md"):
