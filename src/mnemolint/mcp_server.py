@@ -27,8 +27,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 TIMEOUT = 60.0  # seconds one call may take before its process is killed
-MAX_FINDINGS = 500  # findings one answer lists; the count says how many there were
-MAX_CHARS = 200_000  # characters of one answer's diff or page, and of the whole answer
+MAX_FINDINGS = 200  # findings one answer lists; the count says how many there were
+MAX_TEXT = 200_000  # characters of one answer's diff or page
+MAX_CHARS = 1_000_000  # characters of one whole answer
 AGENTS = ("claude-code", "wave")
 
 INSTRUCTIONS = (
@@ -56,8 +57,7 @@ class Project:
 
     def shown(self, path: str) -> str:
         """`path` relative to the root, with `/`, as answers name files."""
-        rel = os.path.relpath(path, self.root).replace(os.sep, "/")
-        return rel
+        return os.path.relpath(path, self.root).replace(os.sep, "/")
 
 
 # The tools: each takes the project and the call's arguments and returns the answer as data.
@@ -107,8 +107,8 @@ def fix(project: Project, path: str = ".", write: bool = False) -> dict:
     return {
         "written": write and bool(outcome.changes),
         "fixed": len(outcome.fixed),
-        "diff": diff[:MAX_CHARS],
-        "diff_truncated": len(diff) > MAX_CHARS,
+        "diff": diff[:MAX_TEXT],
+        "diff_truncated": len(diff) > MAX_TEXT,
         "remaining": remaining[:MAX_FINDINGS],
         "remaining_count": len(remaining),
     }
@@ -124,7 +124,7 @@ def rule(project: Project, code: str) -> dict:
     text = page(code)
     if text is None:
         raise ConfigError(f"no page found for {code}: the rules catalogue is missing from this installation")
-    return {"code": code, "url": rule_url(code), "page": text[:MAX_CHARS]}
+    return {"code": code, "url": rule_url(code), "page": text[:MAX_TEXT]}
 
 
 TOOLS: dict[str, Callable[..., dict]] = {
@@ -139,7 +139,6 @@ TOOLS: dict[str, Callable[..., dict]] = {
 def call(root: str, tool: str, arguments: dict, timeout: float = TIMEOUT) -> str:
     """The answer of `tool` as JSON text, computed in a child process killed after `timeout`
     seconds; a ConfigError carries what went wrong (a refused path, a timeout, a bad argument)."""
-
     context = _context()
     receiver, sender = context.Pipe(duplex=False)
     worker = context.Process(target=_work, args=(sender, root, tool, arguments), daemon=True)
@@ -182,11 +181,12 @@ def _work(sender: Connection, root: str, tool: str, arguments: dict) -> None:
     """The child's side of `call`: stdout is the protocol's channel, so nothing may print there."""
     sys.stdout = sys.stderr
     from mnemolint.redact import redacted
+    from mnemolint.report import printable
 
     try:
         answer = TOOLS[tool](Project(root), **arguments)
     except (ConfigError, ValueError, OSError) as error:
-        sender.send((False, redacted(str(error))))
+        sender.send((False, printable(str(error))))
     else:
         sender.send((True, json.dumps(redacted(answer), ensure_ascii=False)))
     sender.close()
