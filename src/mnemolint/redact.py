@@ -341,3 +341,15 @@ def _random(text: str) -> list[Secret]:
             if len(run) >= 10 * (run.count("/") + 1):  # not a path of short names
                 secrets.append(Secret(*match.span(), "key material"))
     return secrets
+
+
+def redacted(value: object) -> object:
+    """Every string in `value` (nested lists and dicts) with its credential-shaped spans masked: a
+    glob or a file name may hold a token, and no output prints one."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, list):
+        return [redacted(item) for item in value]
+    if isinstance(value, dict):
+        return {key: redacted(item) for key, item in value.items()}
+    return value
