@@ -21,6 +21,19 @@ from mnemolint.model import Diagnostic
 hypothesis_settings.register_profile("mnemolint", derandomize=True)
 hypothesis_settings.load_profile("mnemolint")
 
+
+@pytest.fixture(autouse=True, scope="session")
+def _user_cache_dir(tmp_path_factory: pytest.TempPathFactory):
+    """A run outside any project keeps its cache in the user's cache dir: the suite's own one."""
+    previous = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("user-cache"))
+    yield
+    if previous is None:
+        del os.environ["XDG_CACHE_HOME"]
+    else:
+        os.environ["XDG_CACHE_HOME"] = previous
+
+
 # The bundled example repository: one defect of each kind, shown by every output format's tests.
 PROJECT = Path(__file__).resolve().parent.parent
 EXAMPLE = PROJECT / "docs" / "example-repo"
@@ -39,15 +52,22 @@ def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
 
 
 def run_lint(
-    root: Path, paths: list[Path] | None = None, select: list[str] | None = None, **options: object
+    root: Path,
+    paths: list[Path] | None = None,
+    select: list[str] | None = None,
+    preview: bool = False,
+    **options: object,
 ) -> list[Diagnostic]:
-    """Lint like `mnemolint check` would, with the config found from `root`, plus overrides.
+    """Lint like `mnemolint check` would, with the config found from `root`, plus overrides
+    (`preview=True`: as `--preview`, which a preview rule's tests need).
 
     Option keys use underscores (`index_max_lines=3`).
     """
     settings: Settings = load_settings(None, str(root))
     if select is not None:
         settings.select = select
+    if preview:
+        settings.preview = True
     for key, value in options.items():
         settings.options[key.replace("_", "-")] = value
     return lint([str(p) for p in (paths or [root])], settings).diagnostics

@@ -44,7 +44,8 @@ def test_lint_redacts_secrets_as_every_output_does(tmp_path: Path) -> None:
     write_tree(
         tmp_path, {"mem/MEMORY.md": "- [Keys](keys.md) — deploying by hand is no longer allowed\n", "mem/keys.md": keys}
     )
-    [drift] = [finding for finding in api.lint(tmp_path / "mem") if finding.code == "MEM109"]
+    found = api.lint(tmp_path / "mem", {"preview": True})  # MEM109 is a preview rule
+    [drift] = [finding for finding in found if finding.code == "MEM109"]
     assert "AKIA***" in drift.message and "AKIAIOSFODNN7EXAMPLE" not in drift.message
 
 
@@ -124,10 +125,10 @@ CASES = {
     "colon-in-value": (  # the most common shape in the corpus: python-frontmatter fails on 430 files
         "---\nname: x\ndescription: 2026-04-20; use `a`: not b\n---\nBody\n",
         yaml.scanner.ScannerError,
-        {},
         {"name": "x", "description": "2026-04-20; use `a`: not b"},
-        "invalid YAML: python-frontmatter raises, mnemolint reads no fields (FM001 reports where), Wave "
-        "splits at the first colon and gets the text",
+        {"name": "x", "description": "2026-04-20; use `a`: not b"},
+        "invalid YAML: python-frontmatter raises, Claude Code reads it on its second try with the value quoted "
+        "(FM001 says so), Wave splits at the first colon and gets the text",
     ),
     "nested-metadata": (  # johnnyt__dotfiles/claude/memory: type under metadata:
         "---\nname: x\nmetadata:\n  type: project\n  origin: s1\n---\nBody\n",
@@ -163,7 +164,8 @@ def test_read_beside_python_frontmatter(tmp_path: Path, case: str) -> None:
 def test_read_keeps_the_body_as_the_agent_has_it(tmp_path: Path) -> None:
     path = write_tree(tmp_path, {"t.md": "---\nname: x\n---\n\nBody\n\n"}) / "t.md"
     assert frontmatter.load(str(path)).content == "Body"  # python-frontmatter strips it
-    assert api.read(path).content == api.read(path, agent="wave").content == "\nBody\n\n"
+    assert api.read(path, agent="wave").content == "\nBody\n\n"
+    assert api.read(path).content == "Body\n\n"  # Claude Code's split takes the white space after `---` too
     unclosed = write_tree(tmp_path, {"u.md": "---\nname: x\nBody\n"}) / "u.md"
     assert api.read(unclosed).content == "---\nname: x\nBody\n"
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from conftest import EXAMPLE, run_cli, write_tree
 
-from mnemolint import cache
+from mnemolint import cache, cache_dir
 from mnemolint.config import load_settings
 from mnemolint.engine import active_rules
 from mnemolint.rules import RULES
@@ -30,6 +30,7 @@ CLEAN_TOPIC = "---\nname: a\ndescription: About a\ntype: user\n---\nbody\n"
 # The same size, but no description: MEM203 fires on it.
 SAME_SIZE = "---\nname: a\nxxxxxxxxxxx: About a\ntype: user\n---\nbody\n"
 FILES = {
+    ".mnemolint.toml": "",  # a project: its cache is `.mnemolint_cache/` beside this file
     "memory/MEMORY.md": "# Memory\n\n- [A](a.md) — About a\n",
     "memory/a.md": CLEAN_TOPIC,
 }
@@ -56,7 +57,7 @@ def rewrite_in_place(path: Path, text: str) -> None:
 
 
 def cache_files(root: Path) -> list[Path]:
-    return sorted((root / cache.DIR_NAME).glob("*/*.cache"))
+    return sorted((root / cache_dir.DIR_NAME).glob("*/*.cache"))
 
 
 @pytest.fixture
@@ -78,7 +79,7 @@ def test_a_warm_run_does_not_read_an_unchanged_file(memory: Path) -> None:
 
 def test_the_cache_dir_holds_its_own_gitignore_and_tag(memory: Path) -> None:
     check(memory)
-    top = memory / cache.DIR_NAME
+    top = memory / cache_dir.DIR_NAME
     assert (top / ".gitignore").read_text().splitlines()[-1] == "*"
     assert (top / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
     assert len(cache_files(memory)) == 1
@@ -91,7 +92,7 @@ def test_the_cache_dir_holds_its_own_gitignore_and_tag(memory: Path) -> None:
         capture_output=True,
         check=True,
     ).stdout
-    assert cache.DIR_NAME not in status
+    assert cache_dir.DIR_NAME not in status
 
 
 @pytest.mark.parametrize(
@@ -192,7 +193,7 @@ def test_an_unwritable_cache_dir_is_silently_off(memory: Path) -> None:
 
 def test_a_read_only_location_is_silently_off(memory: Path) -> None:
     """`/proc` refuses every new directory, to root too."""
-    off = {cache.ENV_VAR: "/proc/mnemolint-cache"}
+    off = {cache_dir.ENV_VAR: "/proc/mnemolint-cache"}
     first, second = check(memory, env=off), check(memory, env=off)
     assert first.returncode == second.returncode == 0
     assert first.stderr == second.stderr == ""
@@ -202,7 +203,7 @@ def test_a_read_only_location_is_silently_off(memory: Path) -> None:
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes whatever the mode")
 def test_a_read_only_cache_dir_is_silently_off(memory: Path) -> None:
     check(memory)
-    top = memory / cache.DIR_NAME
+    top = memory / cache_dir.DIR_NAME
     (memory / "memory" / "b.md").write_text(CLEAN_TOPIC.replace("name: a", "name: b"))
     folders = [top, *top.iterdir()]
     for folder in folders:
@@ -218,7 +219,7 @@ def test_a_read_only_cache_dir_is_silently_off(memory: Path) -> None:
 
 def test_a_symlinked_cache_dir_is_never_written_through(memory: Path, tmp_path_factory) -> None:
     elsewhere = tmp_path_factory.mktemp("elsewhere")
-    (memory / cache.DIR_NAME).symlink_to(elsewhere, target_is_directory=True)
+    (memory / cache_dir.DIR_NAME).symlink_to(elsewhere, target_is_directory=True)
     process = check(memory)
     assert process.returncode == 0 and process.stderr == ""
     assert list(elsewhere.iterdir()) == []
@@ -226,7 +227,7 @@ def test_a_symlinked_cache_dir_is_never_written_through(memory: Path, tmp_path_f
 
 def test_two_concurrent_runs_leave_a_valid_cache(tmp_path: Path) -> None:
     write_tree(tmp_path, {f"memory/t{n:03d}.md": CLEAN_TOPIC.replace("a", f"t{n}") for n in range(300)})
-    write_tree(tmp_path, {"memory/MEMORY.md": "# Memory\n\n- [T0](t000.md) — About t0\n"})
+    write_tree(tmp_path, {"memory/MEMORY.md": "# Memory\n\n- [T0](t000.md) — About t0\n", ".mnemolint.toml": ""})
     for path in (tmp_path / "memory").iterdir():
         age(path)
     command = [sys.executable, "-m", "mnemolint", "check", "--now", NOW, "--exit-zero", "."]
@@ -238,7 +239,7 @@ def test_two_concurrent_runs_leave_a_valid_cache(tmp_path: Path) -> None:
     outputs = [run.communicate(timeout=120) for run in runs]
     expected = check(tmp_path, "--no-cache").stdout
     assert all(out.decode() == expected and not err for out, err in outputs)
-    assert not list((tmp_path / cache.DIR_NAME).glob("*/.tmp-*"))  # no temporary file left behind
+    assert not list((tmp_path / cache_dir.DIR_NAME).glob("*/.tmp-*"))  # no temporary file left behind
     topic = tmp_path / "memory" / "t001.md"
     rewrite_in_place(topic, topic.read_text().replace("description:", "xxxxxxxxxxx:"))
     assert check(tmp_path).stdout == expected  # the cache one of them wrote is whole, and used
@@ -248,26 +249,26 @@ def test_clean_removes_the_cache(memory: Path) -> None:
     check(memory)
     process = run_cli("clean", cwd=memory)
     assert process.returncode == 0
-    assert not (memory / cache.DIR_NAME).exists()
+    assert not (memory / cache_dir.DIR_NAME).exists()
     assert run_cli("clean", cwd=memory).returncode == 0  # nothing to remove is no error
 
 
 def test_clean_leaves_a_directory_mnemolint_did_not_make(memory: Path) -> None:
-    (memory / cache.DIR_NAME).mkdir()
-    (memory / cache.DIR_NAME / "keep.txt").write_text("mine\n")
+    (memory / cache_dir.DIR_NAME).mkdir()
+    (memory / cache_dir.DIR_NAME / "keep.txt").write_text("mine\n")
     assert run_cli("clean", cwd=memory).returncode == 0
-    assert (memory / cache.DIR_NAME / "keep.txt").exists()
+    assert (memory / cache_dir.DIR_NAME / "keep.txt").exists()
 
 
 def test_no_cache_neither_reads_nor_writes(memory: Path) -> None:
     check(memory, "--no-cache")
-    assert not (memory / cache.DIR_NAME).exists()
+    assert not (memory / cache_dir.DIR_NAME).exists()
 
 
 def test_the_env_var_and_the_setting_move_the_cache(memory: Path, tmp_path_factory) -> None:
     elsewhere = tmp_path_factory.mktemp("env") / "c"
-    check(memory, env={cache.ENV_VAR: str(elsewhere)})
-    assert list(elsewhere.glob("*/*.cache")) and not (memory / cache.DIR_NAME).exists()
+    check(memory, env={cache_dir.ENV_VAR: str(elsewhere)})
+    assert list(elsewhere.glob("*/*.cache")) and not (memory / cache_dir.DIR_NAME).exists()
     (memory / ".mnemolint.toml").write_text('cache-dir = "build/lint-cache"\n')
     check(memory)
     assert list((memory / "build" / "lint-cache").glob("*/*.cache"))
@@ -283,7 +284,7 @@ def test_a_bad_cache_dir_setting_is_a_config_error(memory: Path) -> None:
 
 def test_the_walk_does_not_lint_the_cache_dir(memory: Path) -> None:
     check(memory)
-    write_tree(memory / cache.DIR_NAME, {"memory/MEMORY.md": "- [Gone](gone.md) — not here\n"})
+    write_tree(memory / cache_dir.DIR_NAME, {"memory/MEMORY.md": "- [Gone](gone.md) — not here\n"})
     assert "gone.md" not in check(memory).stdout
 
 

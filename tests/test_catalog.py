@@ -124,7 +124,7 @@ def test_page_shows_the_real_output(rule, tmp_path: Path, monkeypatch: pytest.Mo
     assert expected, "the bad example shows its output in a ```text block"
     materialise(section, tmp_path)
     monkeypatch.chdir(tmp_path)
-    printed = [f"{location(d)}: {d.code} {d.message}" for d in run_lint(tmp_path, select=[rule.code])]
+    printed = [f"{location(d)}: {d.code} {d.message}" for d in run_lint(tmp_path, select=[rule.code], preview=True)]
     assert printed == expected
 
 
@@ -133,7 +133,7 @@ def test_page_shows_the_real_output(rule, tmp_path: Path, monkeypatch: pytest.Mo
 def test_page_examples(rule, example: str, tmp_path: Path) -> None:
     text = _page(rule.code)
     assert materialise(_section(text, f"## {example}"), tmp_path), f"{example} has no `file=` block"
-    found = codes(run_lint(tmp_path, select=[rule.code]))
+    found = codes(run_lint(tmp_path, select=[rule.code], preview=True))
     if example == "Bad example":
         assert rule.code in found, f"the bad example of {rule.code} does not fire"
     else:

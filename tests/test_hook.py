@@ -139,6 +139,7 @@ def test_a_secret_just_written_is_never_echoed(tmp_path: Path) -> None:
     quotes the description): the quoted token is masked."""
     keys = "---\nname: keys\ndescription: deploy with AKIAIOSFODNN7EXAMPLE\ntype: reference\n---\nBody.\n"
     memory(tmp_path, "- [Keys](keys.md) — deploying by hand is no longer allowed\n", {"keys.md": keys})
+    (tmp_path / ".mnemolint.toml").write_text("preview = true\n", encoding="utf-8")  # MEM109 is a preview rule
     text = context(hook("topic-secret", tmp_path))
     assert (
         "- MEM109 (info) in MEMORY.md line 1: Entry text says something other than the description of `keys.md`" in text

@@ -1,16 +1,17 @@
 """`mnemolint index DIR [--write [--force] | --check]`, run as a user would, on real memory dirs.
 
 Seed 000 ("自动记忆容量治理" 8–10): generation writes an index only where there is none, never
-replaces one (unless `--force` says so), and creates nothing when there are no topic files.
+replaces one (unless `--force` says so, and then the replaced one is kept beside it and what it
+drops is shown), and creates nothing when there are no topic files. `DIR` is a memory dir or a
+usage error; `--check` fails whenever `--write --force` would change MEMORY.md.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from conftest import run_cli
 
-DIR = "notes/memory"  # no MEMORY.md and no agent location: a memory dir because DIR says so
+DIR = "notes/memory"  # no MEMORY.md and no agent location: a memory dir because the configuration says so
+CONFIG = {"mnemolint.toml": f'memory-dirs = ["{DIR}"]\n'}
 
 
 def topic(name: str, description: str, type_: str = "project") -> str:
@@ -18,6 +19,7 @@ def topic(name: str, description: str, type_: str = "project") -> str:
 
 
 TOPICS = {
+    **CONFIG,
     f"{DIR}/build.md": topic("Build", "how to build"),
     f"{DIR}/prefs.md": topic("Prefs", "the user's preferences", "user"),
     f"{DIR}/a[1].md": topic("Skipped", "brackets in the file name"),
@@ -54,36 +56,65 @@ def test_index_write_force_replaces_and_keeps_crlf(tree) -> None:
     result = run_cli("index", DIR, "--write", "--force", cwd=root)
     assert result.returncode == 0, result.stderr
     assert (root / DIR / "MEMORY.md").read_bytes() == GENERATED.replace("\n", "\r\n").encode()
+    assert (root / DIR / "MEMORY.md.bak").read_bytes() == b"# Mine\r\n- [Build](build.md) \xe2\x80\x94 my words\r\n"
 
 
-def test_index_with_no_topic_files_creates_nothing(tree, tmp_path: Path) -> None:
-    (tmp_path / DIR).mkdir(parents=True)
-    printed = run_cli("index", DIR, cwd=tmp_path)
+def test_index_write_force_shows_what_it_drops_and_keeps_every_replaced_index(tree) -> None:
+    """`repro2.sh` (issue 20): `--force` replaced 190 human lines with no diff and no copy."""
+    human = "".join(f"- [Note {n}](build.md) — what I learned on day {n}\n" for n in range(190))
+    root = tree({**TOPICS, f"{DIR}/MEMORY.md": "# Mine\n" + human, f"{DIR}/MEMORY.md.bak": "an earlier copy\n"})
+    result = run_cli("index", DIR, "--write", "--force", cwd=root)
+    assert result.returncode == 0, result.stderr
+    removed = [line for line in result.stdout.splitlines() if line.startswith("-") and not line.startswith("---")]
+    assert len(removed) == 191 and "-- [Note 189](build.md) — what I learned on day 189" in removed
+    assert f"mnemolint: {DIR}/MEMORY.md replaced; the index it replaced is kept as {DIR}/MEMORY.md.bak.1" in (
+        result.stderr
+    )
+    assert (root / DIR / "MEMORY.md.bak").read_text(encoding="utf-8") == "an earlier copy\n"  # never overwritten
+    assert (root / DIR / "MEMORY.md.bak.1").read_text(encoding="utf-8") == "# Mine\n" + human
+    assert (root / DIR / "MEMORY.md").read_text(encoding="utf-8") == GENERATED
+    unchanged = run_cli("index", DIR, "--write", "--force", cwd=root)  # nothing to replace: no copy, no diff
+    assert (unchanged.returncode, unchanged.stdout) == (0, "")
+    assert not (root / DIR / "MEMORY.md.bak.2").exists()
+    assert run_cli("check", DIR, "--select", "MEM", cwd=root).stdout.count("MEMORY.md.bak") == 0  # not a topic
+
+
+def test_index_with_no_topic_files_creates_nothing(tree) -> None:
+    root = tree(CONFIG)
+    (root / DIR).mkdir(parents=True)
+    printed = run_cli("index", DIR, cwd=root)
     assert (printed.returncode, printed.stdout) == (0, "")
-    written = run_cli("index", DIR, "--write", cwd=tmp_path)
+    written = run_cli("index", DIR, "--write", cwd=root)
     assert written.returncode == 0 and "no topic file to index" in written.stderr
-    assert list((tmp_path / DIR).iterdir()) == []
+    assert list((root / DIR).iterdir()) == []
+    assert run_cli("index", DIR, "--check", cwd=root).returncode == 0
 
 
-def test_index_check_compares_with_what_fix_would_make_of_it(tree) -> None:
+def test_index_check_fails_whenever_write_force_would_change_the_index(tree) -> None:
     root = tree({**TOPICS, f"{DIR}/MEMORY.md": "# Mine\n- [Build](build.md) — my words\n- [gone](gone.md)\n"})
     stale = run_cli("index", DIR, "--check", cwd=root)
     assert stale.returncode == 1
     assert stale.stdout == (
-        f"--- a/{DIR}/MEMORY.md\n+++ b/{DIR}/MEMORY.md\n@@ -1,3 +1,3 @@\n # Mine\n"
-        " - [Build](build.md) — my words\n-- [gone](gone.md)\n+- [Prefs](prefs.md) — the user's preferences\n"
+        f"--- a/{DIR}/MEMORY.md\n+++ b/{DIR}/MEMORY.md\n@@ -1,3 +1,2 @@\n-# Mine\n"
+        "-- [Build](build.md) — my words\n-- [gone](gone.md)\n+- [Prefs](prefs.md) — the user's preferences\n"
+        "+- [Build](build.md) — how to build\n"
     )
     assert (root / DIR / "MEMORY.md").read_text(encoding="utf-8").endswith("- [gone](gone.md)\n")  # untouched
-    assert run_cli("check", "--fix", DIR, cwd=root).returncode == 1  # MEM109 (info) and MEM207 remain
+    assert run_cli("index", DIR, "--write", "--force", cwd=root).returncode == 0
     assert run_cli("index", DIR, "--check", cwd=root).returncode == 0
 
 
-def test_index_check_flags_a_missing_index_only_when_there_are_topics(tree, tmp_path: Path) -> None:
+def test_index_check_fails_on_an_index_over_its_cap(tree) -> None:
+    """Issue 22: `index --check` exited 0 on a 249-line index that no safe fix shortens."""
+    lines = "".join(f"- [Build](build.md) — step {n}\n" for n in range(249))
+    root = tree({**TOPICS, f"{DIR}/MEMORY.md": lines})
+    assert run_cli("index", DIR, "--check", cwd=root).returncode == 1
+
+
+def test_index_check_flags_a_missing_index_only_when_there_are_topics(tree) -> None:
     root = tree(TOPICS)
     missing = run_cli("index", DIR, "--check", cwd=root)
     assert missing.returncode == 1 and missing.stdout.startswith(f"--- /dev/null\n+++ b/{DIR}/MEMORY.md\n")
-    (tmp_path / "empty").mkdir()
-    assert run_cli("index", "empty", "--check", cwd=tmp_path).returncode == 0
 
 
 def test_index_write_refuses_a_symlinked_index(tree) -> None:
@@ -96,13 +127,29 @@ def test_index_write_refuses_a_symlinked_index(tree) -> None:
 
 
 def test_index_usage_errors(tree) -> None:
-    root = tree(TOPICS)
+    root = tree({**TOPICS, "plain/notes.md": "# not memory\n", "plain/deep/more.md": "x\n"})
     (root / "linked").symlink_to(root / DIR, target_is_directory=True)
     for args, message in [
         (["index", "linked", "--write"], "linked is a symlink: give the memory dir it points to"),
         (["index", DIR, "--force"], "--force only goes with --write"),
         (["index", "nowhere"], "not a directory: nowhere"),
         (["index", DIR, "--write", "--check"], "not allowed with argument"),
+        (["index", "plain"], "plain is not a memory dir: it holds no MEMORY.md, is not an agent's memory location"),
+        (["preview", "plain"], "and matches no `memory-dirs` entry of the configuration"),
     ]:
         result = run_cli(*args, cwd=root)
         assert result.returncode == 2 and message in result.stderr, result.stderr
+        assert result.stdout == ""
+
+
+def test_a_memory_dir_is_one_by_its_index_or_its_location(tree) -> None:
+    root = tree(
+        {
+            "kept/MEMORY.md": "- [A](a.md) — a\n",
+            "kept/a.md": "---\nname: A\ndescription: a\ntype: user\n---\n",
+            "home/.claude/projects/p/memory/b.md": "---\nname: B\ndescription: b\ntype: user\n---\n",
+        }
+    )
+    assert run_cli("index", "kept", cwd=root).stdout == "- [A](a.md) — a\n"
+    assert run_cli("preview", "kept", cwd=root).returncode == 0
+    assert run_cli("index", "home/.claude/projects/p/memory", cwd=root).stdout == "- [B](b.md) — b\n"

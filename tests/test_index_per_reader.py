@@ -43,8 +43,9 @@ def test_claude_over_its_cap_in_its_own_words(tmp_path: Path) -> None:
     assert line == 204  # the first dropped line in the file, below the frontmatter Claude Code strips
     assert message.startswith("MEMORY.md is 230 lines (limit: 200): Claude Code loads only 200 of 230 lines")
     assert message.endswith(
-        "It warns: > WARNING: MEMORY.md is 230 lines (limit: 200). Only part of it was loaded. Keep index "
-        "entries to one line under ~200 chars; move detail into topic files."
+        "It warns: > WARNING: MEMORY.md is 230 lines (limit: 200). Only part of it was loaded: 30 of 230 lines "
+        'were cut off, starting at line 201 ("- [T200](t200.md) — topic 200"). Keep index entries to one line '
+        "under ~200 chars; move detail into topic files."
     )
 
 
@@ -53,6 +54,18 @@ def test_claude_kilobyte_figures_when_over_the_characters(tmp_path: Path) -> Non
     [(_, message)] = index_findings(tmp_path)
     assert "27,179 characters (limit: 25,000)" in message
     assert "> WARNING: MEMORY.md is 26.5KB (limit: 24.4KB) — index entries are too long." in message
+
+
+def test_claude_one_line_over_the_cap_says_line_one_is_cut(tmp_path: Path) -> None:
+    write_tree(tmp_path, {".claude/projects/p/memory/MEMORY.md": "---\nname: i\n---\n- " + "y" * 30_000 + "\n"})
+    [(line, message)] = index_findings(tmp_path)
+    assert line == 4  # the file's line that is cut, below the frontmatter
+    assert "Claude Code loads only the first 25,000 characters of its line 1" in message
+    assert "1 of 1 lines" not in message and "0 lines" not in message
+    assert message.endswith(
+        "Only part of it was loaded: everything after the first 25000 characters of line 1 was cut off. Keep "
+        "index entries to one line under ~200 chars; move detail into topic files."
+    )
 
 
 def test_claude_agent_memory_counts_the_raw_file(tmp_path: Path) -> None:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from mnemolint.load import agent_for, counted_text, kilobytes, load, strip_block_comments
+from mnemolint.agents.claude_code import kilobytes
+from mnemolint.load import agent_for, counted_text, load, strip_block_comments
 from mnemolint.readers import CLAUDE, WAVE
 
 
@@ -33,12 +34,13 @@ def test_wave_names_the_lines_it_drops_and_the_first_of_them() -> None:
 def test_claude_code_gives_sizes_in_kb_and_its_own_advice() -> None:
     text = "\n".join("- [T](t.md) — " + "x" * 200 for _ in range(150))
     loaded = load(text, CLAUDE)
-    assert loaded.warning == (
+    assert loaded.warning == (  # Claude Code 2.1.332's text (oracle cl01b): the quote cut to 79 units and `…`
         "> WARNING: MEMORY.md is 31.5KB (limit: 24.4KB) — index entries are too long. Only part of it was "
-        "loaded. Keep index entries to one line under ~200 chars; move detail into topic files."
+        f'loaded: 34 of 150 lines were cut off, starting at line 117 ("- [T](t.md) — {"x" * 65}…"). Keep index '
+        "entries to one line under ~200 chars; move detail into topic files."
     )
     both = load("\n".join("x" * 200 for _ in range(230)), CLAUDE)
-    assert "is 230 lines and 45.1KB. Only part" in both.warning
+    assert "is 230 lines and 45.1KB. Only part of it was loaded: 106 of 230 lines were cut off" in both.warning
 
 
 def test_the_character_cut_falls_at_a_newline_and_the_snippet_is_80_units() -> None:

@@ -46,10 +46,15 @@ def test_preview_json(overflowing: Path, agent: str, snapshot) -> None:
     assert "t0.md" not in facts["unreachable"]  # linked again past the cut, but loaded before it
 
 
+# A memory dir with no MEMORY.md yet is one because the configuration says so.
+CONFIGURED = {"mnemolint.toml": 'memory-dirs = ["mem"]\n'}
+
+
 def test_preview_of_a_dir_without_an_index_shows_the_generated_one(tmp_path: Path, snapshot) -> None:
     write_tree(
         tmp_path,
         {
+            **CONFIGURED,
             "mem/b.md": TOPIC.format("Beta", "the second topic", "reference"),
             "mem/a.md": TOPIC.format("Alpha", "the first topic", "user"),
         },
@@ -67,7 +72,10 @@ def test_preview_of_a_dir_without_an_index_shows_the_generated_one(tmp_path: Pat
             {"mem/MEMORY.md": "<!-- only a comment -->\n"},
             "mem/MEMORY.md is empty: Claude Code loads no memory section from it.\n",
         ),
-        ({"mem/notes.txt": "x"}, "mem/MEMORY.md does not exist: Claude Code loads no memory section from it.\n"),
+        (
+            {**CONFIGURED, "mem/notes.txt": "x"},
+            "mem/MEMORY.md does not exist: Claude Code loads no memory section from it.\n",
+        ),
         ({"mem/MEMORY.md": "- [A](a.md) — a\n", "mem/a.md": "x"}, "Nothing is cut: the whole index is loaded.\n"),
     ],
 )
@@ -126,7 +134,9 @@ def test_manifest_json(dated: Path, snapshot) -> None:
 
 
 def test_manifest_keeps_the_newest_200(tmp_path: Path) -> None:
-    write_tree(tmp_path, {f"mem/t{number:03}.md": TOPIC.format("t", "d", "user") for number in range(205)})
+    write_tree(
+        tmp_path, {**CONFIGURED, **{f"mem/t{number:03}.md": TOPIC.format("t", "d", "user") for number in range(205)}}
+    )
     for number in range(205):
         os.utime(tmp_path / "mem" / f"t{number:03}.md", (1_700_000_000 + number, 1_700_000_000 + number))
     lines = run_cli("manifest", "mem", cwd=tmp_path).stdout.splitlines()

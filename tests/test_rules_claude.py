@@ -15,7 +15,7 @@ from pathlib import Path
 from conftest import run_lint, write_tree
 
 from mnemolint.parse.document import Document
-from mnemolint.parse.imports import IMPORTED, IN_CODE, expand, imports
+from mnemolint.parse.imports import IMPORTED, IN_CODE, IN_COMMENT, expand, imports
 
 OPTIONS = {"max-file-bytes": 1 << 21, "yaml-max-depth": 32}
 
@@ -56,7 +56,7 @@ def test_imports_in_text_and_in_code() -> None:
     assert scan("@a.md\n") == [(1, 1, "a.md", "/p/a.md", IMPORTED)]
     assert scan("`@a.md`\n") == [(1, 2, "a.md", "/p/a.md", IN_CODE)]
     assert scan("```\n@a.md\n```\n") == [(2, 1, "a.md", "/p/a.md", IN_CODE)]
-    assert scan("<!-- @a.md -->\n") == []
+    assert scan("<!-- @a.md -->\n") == [(1, 6, "a.md", "/p/a.md", IN_COMMENT)]  # listed, not imported
     assert scan("x@a.md @@b.md @#c @%d\n") == []  # not after a space; `@@`, `#`, `%` are no paths
 
 
@@ -135,11 +135,15 @@ def test_cld001_an_import_out_of_the_repository_is_info_and_never_read(tmp_path:
     assert "outside the repository" in diagnostics[0].message
 
 
-def test_agents_md_and_wave_rules_are_not_scanned(tmp_path: Path) -> None:
-    write_tree(
-        tmp_path, {"AGENTS.md": "@gone.md\n", ".wave/rules/a.md": "@gone.md\n", ".claude/rules/b.md": "@gone.md\n"}
-    )
-    assert [path for path, _, _ in found(tmp_path, "CLD001")] == [".claude/rules/b.md"]
+def test_agents_md_is_scanned_only_where_claude_code_falls_back_to_it(tmp_path: Path) -> None:
+    # Claude Code 2.1.332 loads AGENTS.md where no CLAUDE.md loads (oracle cl07b, cl2e): its imports count
+    files = {"AGENTS.md": "@gone.md\n", ".wave/rules/a.md": "@gone.md\n", ".claude/rules/b.md": "@gone.md\n"}
+    write_tree(tmp_path / "alone", files)
+    assert sorted(path for path, _, _ in found(tmp_path / "alone", "CLD001")) == [".claude/rules/b.md", "AGENTS.md"]
+    write_tree(tmp_path / "beside", {**files, "CLAUDE.md": "Claude's own.\n"})  # a CLAUDE.md keeps AGENTS.md out
+    assert [path for path, _, _ in found(tmp_path / "beside", "CLD001")] == [".claude/rules/b.md"]
+    write_tree(tmp_path / "blank", {**files, "CLAUDE.md": "\n  \n"})  # an empty one loads nothing (cl2b)
+    assert sorted(path for path, _, _ in found(tmp_path / "blank", "CLD001")) == [".claude/rules/b.md", "AGENTS.md"]
 
 
 # --- CLD002 import-trailing-punctuation ---------------------------------------------------------
@@ -209,13 +213,24 @@ def test_cld005_quiet_for_code_naming_no_file(tmp_path: Path) -> None:
 # --- CLD006 claude-md-too-large -----------------------------------------------------------------
 
 
-def test_cld006_counts_the_imports_and_not_the_comments(tmp_path: Path) -> None:
-    write_tree(tmp_path, {"CLAUDE.md": "@big.md\n", "big.md": "x" * 45_000 + "\n"})
+def test_cld006_measures_each_file_on_its_own_and_not_the_comments(tmp_path: Path) -> None:
+    # Claude Code 2.1.332 judges each file it loads, an imported one too, at 150,000 characters for
+    # its default model (oracle cl2q: a nested file is cut there); comments are not counted
+    write_tree(tmp_path, {"CLAUDE.md": "@big.md\n" + "y" * 100_000 + "\n", "big.md": "x" * 150_001 + "\n"})
     hits = found(tmp_path, "CLD006")
-    assert [path for path, _, _ in hits] == ["CLAUDE.md"]
-    assert "45,009 characters" in hits[0][2]
-    write_tree(tmp_path, {"big.md": "<!--\n" + "x" * 45_000 + "\n-->\nshort\n"})
+    assert [path for path, _, _ in hits] == ["big.md"]
+    assert "150,002 characters" in hits[0][2] and "imported by `CLAUDE.md`" in hits[0][2]
+    assert "Large big.md will impact performance (150,002 chars > 150,000)" in hits[0][2]
+    write_tree(tmp_path, {"big.md": "<!--\n" + "x" * 150_001 + "\n-->\nshort\n"})
     assert found(tmp_path, "CLD006") == []
+
+
+def test_cld006_takes_the_limit_of_another_model(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"CLAUDE.md": "z" * 45_000 + "\n", "sub/CLAUDE.md": "w" * 45_000 + "\n"})
+    assert found(tmp_path, "CLD006") == []
+    hits = found(tmp_path, "CLD006", claude_md_max_chars=40_000)  # a 200,000-token model
+    assert [path for path, _, _ in hits] == ["CLAUDE.md", "sub/CLAUDE.md"]
+    assert "cut at the last line break" not in hits[0][2] and "cut at the last line break" in hits[1][2]
 
 
 # --- explain-rules --agent claude-code ----------------------------------------------------------

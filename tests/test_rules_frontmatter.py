@@ -54,20 +54,33 @@ def test_clean_frontmatter_has_no_fm_findings(tree) -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "line", "column"),
+    ("text", "line", "column", "severity"),
     [
-        pytest.param("---\nname: a\ndescription: b\nname: c\n---\n", 4, 1, id="duplicate-key-on-3rd-yaml-line"),
-        pytest.param("---\nname: a\ndescription: b\ntitle: a: b\n---\n", 4, 9, id="mapping-value-on-3rd-yaml-line"),
-        pytest.param("---\nname: a\n  description: b\n---\n", 3, 14, id="bad-indentation"),
-        pytest.param("---\r\nname: a\r\ntitle: a: b\r\n---\r\n", 3, 9, id="crlf"),
-        pytest.param("\ufeff---\nname: a\ntitle: a: b\n---\n", 3, 9, id="after-bom"),
-        pytest.param('---\nname: a\ndescription: "never closed\n---\n', 3, 27, id="unterminated-quote"),
+        pytest.param(  # Claude Code takes the last of a key given twice (oracle cl32a)
+            "---\nname: a\ndescription: b\nname: c\n---\n", 4, 1, "warning", id="duplicate-key-on-3rd-yaml-line"
+        ),
+        # Claude Code's second try quotes `a: b` and reads the block: a warning, not an error
+        pytest.param(
+            "---\nname: a\ndescription: b\ntitle: a: b\n---\n", 4, 9, "warning", id="mapping-value-on-3rd-yaml-line"
+        ),
+        pytest.param("---\nname: a\n  description: b\n---\n", 3, 14, "error", id="bad-indentation"),
+        pytest.param("---\r\nname: a\r\ntitle: a: b\r\n---\r\n", 3, 9, "warning", id="crlf"),  # the scan drops CRs
+        pytest.param("\ufeff---\nname: a\ntitle: a: b\n---\n", 3, 9, "warning", id="after-bom"),
+        pytest.param('---\nname: a\ndescription: "never closed\n---\n', 3, 27, "error", id="unterminated-quote"),
     ],
 )
-def test_fm001_points_at_the_line_and_column_of_the_file(tree, text: str, line: int, column: int) -> None:
+def test_fm001_points_at_the_line_and_column_of_the_file(
+    tree, text: str, line: int, column: int, severity: str
+) -> None:
     [finding] = only(lint_topic(tree, text), "FM001")
     assert (finding.line, finding.column) == (line, column)
-    assert finding.severity == "error"
+    assert finding.severity == severity
+
+
+def test_an_alias_with_no_anchor_is_read_by_the_second_try(tree) -> None:
+    """Bun's parser fails on an unresolved alias, so Claude Code quotes it and reads `*undefined`."""
+    [finding] = lint_topic(tree, "---\ntype: *undefined\n---\n")
+    assert (finding.code, finding.severity) == ("FM001", "warning") and "second try" in finding.message
 
 
 def test_fm001_names_the_duplicate_key(tree) -> None:
@@ -272,7 +285,6 @@ def test_fm005_on_an_alias_bomb_through_the_rules(tree) -> None:
     "yaml",
     [
         pytest.param("base: &b user\ntype: *b\n", id="anchor-and-alias"),
-        pytest.param("type: *undefined\n", id="alias-alone"),
         pytest.param("x: " + "[" * 5000 + "]" * 5000 + "\n", id="flow-5000-closed"),
         pytest.param("[" * 5000 + "]" * 5000 + "\n", id="top-level-flow-5000"),
         pytest.param("x: " + "[" * 5000 + "\n", id="flow-5000-unclosed"),

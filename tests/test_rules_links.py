@@ -67,19 +67,22 @@ def test_lnk001_any_link_in_a_memory_dir_and_a_memory_dir_that_is_a_link(tmp_pat
 
 def test_lnk002_is_judged_against_the_repository_not_the_linted_path(tmp_path: Path) -> None:
     outside = write_tree(tmp_path / "outside", {"team.md": "t\n"})
-    root = write_tree(tmp_path / "repo", {"notes/README.md": "n\n", "shared/x.md": "x\n"})
+    root = write_tree(tmp_path / "repo", {".ai-memory/project_memory.md": "# P\n", "shared/x.md": "x\n"})
     git("init", "-q", cwd=root)
-    os.symlink(outside / "team.md", root / "notes" / "team.md")
-    os.symlink("../shared/x.md", root / "notes" / "x.md")  # out of `notes/`, inside the repository
-    found = findings(root, "--select", "LNK002", "notes")
-    assert found == {("notes/team.md", "LNK002")}
+    os.symlink(outside / "team.md", root / ".ai-memory" / "team.md")
+    os.symlink("../shared/x.md", root / ".ai-memory" / "x.md")  # out of `.ai-memory/`, inside the repository
+    found = findings(root, "--select", "LNK002", ".ai-memory")
+    assert found == {(".ai-memory/team.md", "LNK002")}
 
 
 def test_lnk002_leaves_dangling_links_and_loops_to_their_rules(tmp_path: Path) -> None:
-    root = write_tree(tmp_path / "repo", {"notes/README.md": "n\n"})
-    os.symlink(tmp_path / "nowhere", root / "notes" / "gone")
-    os.symlink("loop", root / "notes" / "loop")
-    assert findings(root, "--select", "LNK002,LNK003,LNK004") == {("notes/gone", "LNK003"), ("notes/loop", "LNK004")}
+    root = write_tree(tmp_path / "repo", {".ai-memory/project_memory.md": "# P\n"})
+    os.symlink(tmp_path / "nowhere", root / ".ai-memory" / "gone")
+    os.symlink("loop", root / ".ai-memory" / "loop")
+    assert findings(root, "--select", "LNK002,LNK003,LNK004") == {
+        (".ai-memory/gone", "LNK003"),
+        (".ai-memory/loop", "LNK004"),
+    }
 
 
 @pytest.fixture
@@ -132,10 +135,11 @@ def test_lnk003_follows_a_chain_to_its_end(tmp_path: Path) -> None:
 
 
 def test_lnk005_only_for_absolute_targets(tmp_path: Path) -> None:
-    root = write_tree(tmp_path, {"docs/a.md": "a\n"})
-    os.symlink("a.md", root / "docs" / "relative.md")
-    os.symlink(root / "docs" / "a.md", root / "docs" / "absolute.md")
-    assert findings(root, "--select", "LNK005") == {("docs/absolute.md", "LNK005")}
+    root = write_tree(tmp_path, {"AGENTS.md": "a\n", ".ai-memory/a.md": "a\n"})
+    os.symlink("a.md", root / ".ai-memory" / "relative.md")
+    os.symlink(root / ".ai-memory" / "a.md", root / ".ai-memory" / "absolute.md")
+    os.symlink(root / "AGENTS.md", root / "CLAUDE.md")  # itself an instruction file
+    assert findings(root, "--select", "LNK005") == {(".ai-memory/absolute.md", "LNK005"), ("CLAUDE.md", "LNK005")}
 
 
 def test_lnk006_resolves_the_whole_chain_and_never_reads_behind_it(tmp_path: Path) -> None:
@@ -210,3 +214,56 @@ def test_a_link_to_a_folder_above_the_root_is_a_loop_not_a_share(tmp_path: Path)
     os.symlink("../../..", root / ".wave" / "rules" / "up")
     found = findings(root, "--select", "LNK,WAV")
     assert ("LNK004" in {code for _, code in found}) and not any("p5" in path for path, _ in found)
+
+
+# --- where links are judged: where a memory, rules or instruction reader meets them
+
+
+def ordinary_links(folder: Path) -> None:
+    """The links of an ordinary repository: an interpreter, a dangling config, a system tool."""
+    folder.mkdir(parents=True, exist_ok=True)
+    os.symlink("/usr/bin/python3", folder / "python")
+    os.symlink("config.local.yaml", folder / "config.yaml")
+    os.symlink("/etc/alternatives/awk", folder / "awk")
+
+
+def test_links_outside_memory_are_not_judged(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "repo", {"AGENTS.md": "# A\n", "memory/MEMORY.md": "# M\n"})
+    git("init", "-q", cwd=root)
+    ordinary_links(root / "scripts")
+    ordinary_links(root)  # at the top too: `config.yaml` is no instruction file
+    assert [d for d in run_lint(root, select=["LNK"]) if "scripts/" in d.path or "memory" not in d.path] == []
+    result = run_cli("check", "--select", "LNK", str(root))
+    assert (result.returncode, result.stdout.splitlines()[-1]) == (0, "All checks passed: 2 memory files checked.")
+
+
+@pytest.mark.parametrize("container", ["memory", ".claude/rules", ".ai-memory"])
+def test_the_same_links_inside_a_container_are_judged(tmp_path: Path, container: str) -> None:
+    marker = {"memory": "MEMORY.md", ".claude/rules": "r.md", ".ai-memory": "project_memory.md"}[container]
+    root = write_tree(tmp_path / "repo", {f"{container}/{marker}": "# M\n"})
+    git("init", "-q", cwd=root)
+    ordinary_links(root / container)
+    found = findings(root, "--select", "LNK002,LNK003,LNK005,LNK006")
+    assert {(f"{container}/python", "LNK005"), (f"{container}/config.yaml", "LNK003")} <= found
+    assert (f"{container}/awk", "LNK006") in found
+
+
+@pytest.mark.parametrize("name", ["AGENTS.md", "AGENTS.override.md", "CLAUDE.md", ".gitignore", "sub/AGENTS.md"])
+def test_a_link_that_is_itself_an_instruction_file_or_gitignore_is_judged(tmp_path: Path, name: str) -> None:
+    root = write_tree(tmp_path / "repo", {"README.md": "r\n"})
+    git("init", "-q", cwd=root)
+    (root / name).parent.mkdir(parents=True, exist_ok=True)
+    os.symlink("/usr/share/no-such-file", root / name)
+    assert findings(root, "--select", "LNK003,LNK005") == {(name, "LNK003"), (name, "LNK005")}
+
+
+def test_lnk006_names_the_sensitive_path_as_written_when_only_it_is(tmp_path: Path) -> None:
+    """`-> /etc/alternatives/awk` leads on to `/usr/bin/mawk`: the message names `/etc/alternatives/awk`."""
+    root = write_tree(tmp_path / "repo", {"memory/MEMORY.md": "# M\n"})
+    os.symlink("/etc/alternatives/awk", root / "memory" / "awk")
+    real = os.path.realpath(root / "memory" / "awk")
+    [finding] = run_lint(root, select=["LNK006"])
+    if real.startswith("/etc/"):  # no alternatives system here: the link ends in /etc itself
+        assert finding.message.startswith(f"Symlink to `{real}`, in `/etc`")
+    else:
+        assert finding.message.startswith(f"Symlink to `/etc/alternatives/awk` (which leads on to `{real}`), in `/etc`")

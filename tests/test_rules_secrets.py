@@ -52,6 +52,9 @@ SECRETS = [  # (a line holding one secret, its body: what must never be printed)
         "jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
         "hbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
     ),
+    ("the OAuth client 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", "q8Zt3Lm0Xv7Rp2Nk5Wb9Yd4Hs6Jf"),  # no key name
+    ("xoxp-2348723-9823749823-a8Sd7f6G5h4J", "2348723-9823749823-a8Sd7f6G5h4J"),
+    ("password: Summer2024!", "Summer2024"),  # one word and a year: a weak password, not a name
 ]
 NOT_SECRETS = [
     "password: <token>",
@@ -78,6 +81,24 @@ NOT_SECRETS = [
     "a basic Express.js server; basic psychiatric-register checks",
     "Confirm `gh auth token` is intact**: `gh auth token | head -c 8`",
     "max_tokens: 4096, token budget: 2,000 words",
+    # Issue 22, held-back repositories: placeholders, a template's stand-ins, names of settings.
+    "OPENAI_API_KEY=your-api-key-here",
+    "api_key: your_api_key_123",
+    "password: changeme",
+    "token: changeme123!",
+    "API_KEY=replace_me_123",
+    "api_key: example",
+    "password: example-password-123",
+    "api_key: sample-key-123",
+    "token: ${VAR}",
+    "secret: ***",
+    "password: xxx",
+    "`secret:WebhookSecret`",
+    "WEBHOOK_SECRET=secret:WebhookSecret",
+    "client_secret: secret:GoogleClientSecret",
+    "secret: WebhookSecret2",
+    "sk-proj-XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX",
+    "GOCSPX-your-client-secret-here-1234",
 ]
 
 
@@ -88,7 +109,7 @@ def topic(body: str, description: str = "how a release goes out") -> str:
 @pytest.mark.parametrize(("line", "body"), SECRETS, ids=range(len(SECRETS)))
 def test_each_kind_of_credential_is_one_finding_at_its_line_and_column(tmp_path: Path, line: str, body: str) -> None:
     write_tree(tmp_path, {"memory/MEMORY.md": "- [Deploy](deploy.md) — deploys\n", "memory/deploy.md": topic(line)})
-    [finding] = run_lint(tmp_path, select=["SEC001"])
+    [finding] = run_lint(tmp_path, select=["SEC001"], preview=True)
     column = line.index(body) + 1
     assert (finding.line, finding.column) == (6, column), finding.message
     assert body not in finding.message and body[:8] not in finding.message
@@ -98,20 +119,20 @@ def test_each_kind_of_credential_is_one_finding_at_its_line_and_column(tmp_path:
 def test_what_is_only_credential_shaped_is_no_finding(tmp_path: Path, text: str) -> None:
     assert find_secrets(text, credible=True) == []
     write_tree(tmp_path, {"memory/MEMORY.md": "- [Deploy](deploy.md) — deploys\n", "memory/deploy.md": topic(text)})
-    assert only(run_lint(tmp_path, select=["SEC001"]), "SEC001") == []
+    assert only(run_lint(tmp_path, select=["SEC001"], preview=True), "SEC001") == []
 
 
 def test_the_index_is_linted_too_and_each_secret_once(tmp_path: Path) -> None:
     index = f"- [Deploy](deploy.md) — token {GHP} and password: hunter2-Tq8\n"
     write_tree(tmp_path, {"memory/MEMORY.md": index, "memory/deploy.md": topic("no secret here")})
-    findings = run_lint(tmp_path, select=["SEC001"])
+    findings = run_lint(tmp_path, select=["SEC001"], preview=True)
     assert [(f.path.rsplit("/", 1)[1], f.line) for f in findings] == [("MEMORY.md", 1), ("MEMORY.md", 1)]
 
 
 def test_a_suppression_comment_silences_a_known_fixture(tmp_path: Path) -> None:
     body = f"<!-- mnemolint-disable-next-line SEC001 -->\ntest fixture {GHP}"
     write_tree(tmp_path, {"memory/MEMORY.md": "- [Deploy](deploy.md) — d\n", "memory/deploy.md": topic(body)})
-    assert run_lint(tmp_path, select=["SEC001"]) == []
+    assert run_lint(tmp_path, select=["SEC001"], preview=True) == []
 
 
 # --- the secret never leaves the process -------------------------------------------------------
@@ -122,7 +143,7 @@ LONG_LINE = f"- [Deploy](deploy.md) — deploys with {GHP} " + "and a long tail 
 
 def _leaky_tree(root: Path) -> Path:
     """One token quoted by every rule that quotes text: MEM101 (the first dropped line), MEM103 (a
-    long line), MEM109 (a description that drifted, and its unsafe fix), SEC001, FM and MEM206."""
+    long line), MEM109 (a description that drifted), SEC001, FM and MEM206."""
     index = LONG_LINE + "- [Other](other.md) — other\n" + f"- [Dropped](dropped.md) — token={GHP}\n"
     return write_tree(
         root,
@@ -152,10 +173,10 @@ def _leaky_tree(root: Path) -> Path:
 )
 def test_no_output_holds_the_raw_secret(tmp_path: Path, args: list[str]) -> None:
     root = _leaky_tree(tmp_path)
-    result = run_cli("check", *args, "m", cwd=root)
+    result = run_cli("check", "--preview", *args, "m", cwd=root)
     assert "Traceback" not in result.stderr
     assert LEAK not in result.stdout + result.stderr
-    if args not in (["--statistics"], ["--diff"]):  # those two have nothing of the text to show
+    if args not in (["--statistics"], ["--diff"], ["--diff", "--unsafe-fixes"]):  # nothing of the text to show
         shown = result.stdout + result.stderr
         assert any(code in shown for code in ("MEM101", "MEM109", "SEC001", "@@")), shown
 
@@ -177,7 +198,7 @@ def test_an_internal_error_that_quotes_the_file_is_redacted(tmp_path: Path, monk
 
 def test_every_quoting_rule_fired_on_the_leaky_tree(tmp_path: Path) -> None:
     """The grep above proves something only if the rules that quote the secret did quote it."""
-    codes = {finding.code for finding in run_lint(_leaky_tree(tmp_path))}
+    codes = {finding.code for finding in run_lint(_leaky_tree(tmp_path), preview=True)}
     assert {"MEM101", "MEM103", "MEM109", "MEM206", "SEC001"} <= codes
 
 
@@ -266,3 +287,21 @@ def test_the_identifier_check_is_linear_on_a_long_run() -> None:
     started = time.monotonic()
     find_secrets("x" * 5_000 + "A1" * 30 + " " + "Ab1" * 2_000, credible=True)
     assert time.monotonic() - started < 1
+
+
+ENV_TEMPLATE = "DATABASE_URL=postgres://app:Xk9-pw2Lq@localhost/app\nSTRIPE_SECRET=whx-Test-7f3a9c\n"
+
+
+def test_a_template_file_holds_stand_ins_not_secrets(tmp_path: Path) -> None:
+    """A file named like `.env.example` shows a configuration's shape; a provider's token there
+    is still a token."""
+    write_tree(tmp_path, {"memory/MEMORY.md": "# M\n", "memory/settings.example.md": topic(ENV_TEMPLATE + GHP)})
+    [finding] = run_lint(tmp_path, select=["SEC001"])
+    assert finding.line == 8 and "an access token" in finding.message
+
+
+def test_a_code_block_a_template_name_introduces_holds_stand_ins(tmp_path: Path) -> None:
+    body = f"Copy `.env.example`:\n```sh\n{ENV_TEMPLATE}```\n```.env.sample\npassword: hunter2-Tq8\n```\n"
+    real = "```sh\npassword: hunter2-Tq8\n```\n"  # line 15: a block no template's name introduces
+    write_tree(tmp_path, {"memory/MEMORY.md": "# M\n", "memory/deploy.md": topic(body + real)})
+    assert [finding.line for finding in run_lint(tmp_path, select=["SEC001"])] == [15]

@@ -770,7 +770,8 @@ PARSED = {
     "priority.md": rule(' "src/**"', extra="priority: 5"),
     "none.md": "Always on.\n",
     "bom.md": "\ufeff" + rule('\n  - "src/**"'),
-    # Unquoted globs that break the YAML (FM001): Claude Code quotes them and parses again, and
+    # Unquoted globs that break the YAML (FM001): Claude Code's second try quotes only top-level
+    # `key: value` lines, never an indented item (oracle cl32a: such a rule loads at start), and
     # Wave's reader never parsed YAML in the first place.
     "alias.md": rule("\n  - **/*.md"),
     "flow-mapping.md": rule("\n  - {src,lib}/**"),
@@ -810,7 +811,7 @@ def test_parsed_rules_per_reader(tmp_path: Path, snapshot) -> None:
     assert parsed["folded.md"]["yaml paths"] == "src/** lib/**"  # the folded value, not ">-"
     assert parsed["block-list.md"]["wave reader"] == {"paths": ["src/**/*.ts", "lib/**"]}
     assert parsed["alias.md"]["yaml paths"] == "(no mapping)"
-    assert parsed["alias.md"]["readings"]["Claude Code"]["globs"] == [("**/*.md", "**/*.md", None)]
+    assert parsed["alias.md"]["readings"]["Claude Code"]["globs"] == []  # no `paths`: it loads at start
     assert parsed == snapshot
 
 

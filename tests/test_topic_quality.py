@@ -30,7 +30,7 @@ def memdir(tmp_path, topics: dict[str, str], *extra: tuple[str, str]) -> list:
     files["memory/MEMORY.md"] = "".join(f"- [{rel}]({rel})\n" for rel in topics)
     files.update(dict(extra))
     write_tree(tmp_path, files)
-    return run_lint(tmp_path, select=["MEM208", "MEM209", "MEM210", "MEM212"])
+    return run_lint(tmp_path, select=["MEM208", "MEM209", "MEM210", "MEM212"], preview=True)
 
 
 def where(found: list, code: str) -> list[tuple[str, int | None]]:
@@ -123,8 +123,8 @@ def test_close_means_shared_words_or_cjk_bigrams(tmp_path, one: str, other: str,
 
 def test_the_ratio_is_an_option(tmp_path) -> None:
     memdir(tmp_path, {"a.md": topic("前端 API 地址"), "b.md": topic("后端 API 地址")})
-    assert only(run_lint(tmp_path, select=["MEM209"], similar_title_ratio=0.6), "MEM209") == []
-    assert only(run_lint(tmp_path, select=["MEM209"], similar_title_ratio=0.5), "MEM209")
+    assert only(run_lint(tmp_path, select=["MEM209"], preview=True, similar_title_ratio=0.6), "MEM209") == []
+    assert only(run_lint(tmp_path, select=["MEM209"], preview=True, similar_title_ratio=0.5), "MEM209")
 
 
 def test_another_when_is_not_compared(tmp_path) -> None:
@@ -320,3 +320,46 @@ def test_mem212_counts_lines_through_a_code_span_that_wraps(tmp_path: Path) -> N
     [broken] = [f for f in found if f.code == "MEM212"]
     lines = (tmp_path / "memory/a.md").read_text(encoding="utf-8").splitlines()
     assert lines[broken.line - 1] == "[l1](n1.md)"
+
+
+SERIES_DIRS = {
+    # A product name in four titles of one dir (a real memory dir's shape): what each is about differs.
+    "product": [
+        "AI Bible Gospels contact email",
+        "AI Bible Gospels Telegram channel",
+        "Daniel voice ID for AI Bible Gospels",
+        "AI Bible Gospels positioning — faith-tech tools brand",
+    ],
+    # A project name and a sprint number, written onto the word or apart.
+    "sprint": ["mnemolint sprint8 design", "mnemolint sprint8 closed", "mnemolint-sprint-7 retro", "mnemolint ports"],
+    # One series word per finding pair: `operational-resonance instance` in every member.
+    "instances": [
+        "Melchizedek — operational-resonance instance",
+        "εἰμί (eimi) — operational-resonance instance",
+        "Logos — operational-resonance instance",
+    ],
+}
+
+
+@pytest.mark.parametrize("titles", list(SERIES_DIRS.values()), ids=list(SERIES_DIRS))
+def test_titles_sharing_only_a_name_common_to_the_dir_are_a_series(tmp_path: Path, titles: list[str]) -> None:
+    found = memdir(tmp_path, {f"t{n}.md": topic(title) for n, title in enumerate(titles)})
+    assert only(found, "MEM209") == []
+
+
+def test_a_series_pair_close_in_what_sets_it_apart_is_still_close(tmp_path: Path) -> None:
+    titles = ["Acme deploy checklist", "Acme deploy checklist for staging", "Acme billing notes", "Acme roadmap"]
+    found = memdir(tmp_path, {f"t{n}.md": topic(title) for n, title in enumerate(titles)})
+    assert where(found, "MEM209") == [("t1.md", 2)]
+    assert "`Acme deploy checklist`" in only(found, "MEM209")[0].message
+
+
+def test_two_titles_sharing_a_name_are_compared_in_full(tmp_path: Path) -> None:
+    """Only a name at least three titles hold is a series: the pair itself is no series."""
+    found = memdir(tmp_path, {"a.md": topic("Acme deploy steps"), "b.md": topic("Acme deploy notes")})
+    assert where(found, "MEM209") == [("b.md", 2)]
+
+
+def test_a_number_written_onto_a_word_tells_series_members_apart(tmp_path: Path) -> None:
+    found = memdir(tmp_path, {"a.md": topic("sprint8 design review"), "b.md": topic("sprint9 design review")})
+    assert only(found, "MEM209") == []

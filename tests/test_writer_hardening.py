@@ -377,7 +377,8 @@ def dead_pid() -> int:
 
 
 def test_a_stale_lock_blocks_neither_fix_nor_the_dry_runs(tmp_path: Path) -> None:
-    """`repro.sh stale`: `--diff` and `index --check` say what `--fix` then does."""
+    """`repro.sh stale`: `--diff` says what `--fix` then does; `index --check`, a dry run too, is
+    not blocked by the stale lock either."""
     root = repository(tmp_path)
     lock = root / f"{INDEX}.lock"
     lock.write_text(f"{dead_pid()}@{socket.gethostname()}\n")
@@ -397,7 +398,6 @@ def test_a_live_lock_blocks_fix_and_the_dry_runs_alike(tmp_path: Path) -> None:
     (root / f"{INDEX}.lock").write_text(f"{os.getpid()}@{socket.gethostname()}\n")
     held = "Not fixed: `MEMORY.md.lock` exists: another mnemolint is writing this file"
     dry_run_refuses(root)
-    assert run_cli("index", "--check", MEM, cwd=root).returncode == 0
     fix = run_cli("check", "--fix", ".", cwd=root)
     assert held in fix.stdout and "0 fixed" in fix.stdout
     assert (root / INDEX).read_text() == BROKEN

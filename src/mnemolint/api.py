@@ -62,7 +62,9 @@ def read(path: PathLike, agent: str = "claude-code") -> Any:
     """The memory file at `path` as `agent` reads it, as a `frontmatter.Post`.
 
     Claude Code reads the frontmatter as YAML (mnemolint's YAML 1.2 reading: `no` stays a string,
-    anchors and aliases are refused); Wave with its own line reader (strings and
+    anchors and aliases are refused) and, where that fails, once more with the values it can quote
+    quoted, as Claude Code 2.1.332 does (`description: Build: use pnpm` is read); Wave with its own
+    line reader (strings and
     string lists only, a flow list is one string, continuation lines of a value on the key's line
     are lost, a BOM hides the block). Metadata a reader cannot take (invalid YAML, not a mapping,
     an unclosed fence) is empty, and the body is then the whole file, as the agent has it.
@@ -106,16 +108,13 @@ def _wave(text: str) -> tuple[dict[str, Any], str]:
 
 
 def _claude(text: str) -> tuple[dict[str, Any], str]:
+    """The fields and body as Claude Code 2.1.332 splits and reads a file: its YAML reading with the
+    second try that quotes values (agents/claude_code.py); no fields when that fails too."""
+    from mnemolint.agents.claude_code import frontmatter_fields
     from mnemolint.options import YAML_MAX_DEPTH
-    from mnemolint.parse.frontmatter import OK, split_and_parse
 
-    lines = text.split("\n")
-    front = split_and_parse(lines, YAML_MAX_DEPTH.default)  # type: ignore[arg-type]
-    if front.status == OK and front.data is not None:
-        return dict(front.data), "\n".join(lines[front.close_line :])
-    if front.status == "none" or front.close_line == 0:
-        return {}, text
-    return {}, "\n".join(lines[front.close_line :])  # a block YAML cannot read: fields lost, body kept
+    fields, body, _ = frontmatter_fields(text, YAML_MAX_DEPTH.default)  # type: ignore[arg-type]
+    return dict(fields), body
 
 
 def preview(directory: PathLike, agent: str | None = None, config: PathLike | dict[str, Any] | None = None) -> dict:

@@ -1,13 +1,14 @@
 """The cache: what the per-file rules found on each unchanged file, and what was parsed of it.
 
-Like ruff's, one file per configuration under `.mnemolint_cache/<version>/` (next to the config
-file, else in the current directory; `cache-dir` or `MNEMOLINT_CACHE_DIR` moves it), with its own
-`.gitignore` (`*`) and `CACHEDIR.TAG`. An entry is trusted while its file keeps its size,
-`mtime_ns` and inode, and its kind, place (path relative to its container, the container) and
-reader; the run's key (`_key`) covers the mnemolint version and its source files, the settings
-and the rule selection, so a change to any of them is a different cache file. Only the findings
-of rules declared `cacheable` are kept; every other rule runs on every run, from the cached facts
-(frontmatter, sizes, suppression comments) or, for anything else, from the file read lazily.
+Like ruff's, one file per configuration under `.mnemolint_cache/<version>/` (where that folder is,
+and what a repository may say about it: cache_dir.py), with its own `.gitignore` (`*`) and
+`CACHEDIR.TAG`; a save keeps the newest few files of its version folder. An entry is trusted
+while its file keeps its size, `mtime_ns` and inode, and its kind, place (path relative to its
+container, the container) and reader; the run's key (`_key`) covers the mnemolint version and
+its source files, the settings and the rule selection, so a change to any of them is a different
+cache file. Only the findings of rules declared `cacheable` are kept; every other rule runs on
+every run, from the cached facts (frontmatter, sizes, suppression comments) or, for anything
+else, from the file read lazily.
 
 A file modified within `RACY_NS` of the run that read it may have changed again within the
 timestamp's resolution (git's "racy clean"): its entry also holds a BLAKE2 digest of its bytes,
@@ -18,8 +19,8 @@ run's key and a CRC-32; anything else (corrupt, foreign, another version) is ign
 rebuilt. Each entry is its stat key and a body, marshalled on its own and decoded only when the
 key matches, so a run that changed one file writes the others' bodies back as they were.
 Writes go to a temporary file in the cache dir, then replace the old one (atomic; two
-concurrent runs: the last writer wins). A cache dir that is a symlink, or cannot be written, turns
-the cache off without a word.
+concurrent runs: the last writer wins). A cache dir that is a symlink, that cannot be written, or
+that holds files but no mark of mnemolint's, turns the cache off without a word.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import sys
 import time
 
 from mnemolint import __version__
+from mnemolint.cache_dir import GITIGNORE, TAG, directory, marked, prune
 from mnemolint.model import Diagnostic, Edit, Fix
 from mnemolint.parse.document import FACT_OBJECTS
 from mnemolint.parse.frontmatter import Ambiguous, FrontMatter
@@ -45,31 +47,13 @@ if TYPE_CHECKING:
     from mnemolint.parse.document import Document
     from mnemolint.rules.base import Rule
 
-DIR_NAME = ".mnemolint_cache"
-ENV_VAR = "MNEMOLINT_CACHE_DIR"
 RACY_NS = 2_000_000_000  # mtime this close to the reading run: the stat key alone is not trusted
 _MAGIC = b"mnemolint-cache\x01"
 _MAX_BYTES = 1 << 30
-_GITIGNORE = "# Automatically created by mnemolint.\n*\n"
-_TAG = (
-    "Signature: 8a477f597d28d172789f06886806bc55\n"
-    "# This file is a cache directory tag created by mnemolint.\n"
-    "# For information about cache directory tags, see:\n#\thttps://bford.info/cachedir/\n"
-)
 _OBJECT = "\0mnemolint-object"  # first item of a tuple standing for one of `_CLASSES`
 _DATED = "\0mnemolint-dated"  # data with dates in it (`_undated`), or one date
 _CLASSES: dict[str, Any] = {cls.__name__: cls for cls in (FrontMatter, Ambiguous, Suppressions)}
 _SCALARS = (str, int, float, bool, type(None), bytes)
-
-
-def directory(settings: Settings) -> str:
-    """Where the cache lives: `MNEMOLINT_CACHE_DIR`, else `cache-dir` (relative to the config
-    file), else `.mnemolint_cache` next to the config file, else in the current directory."""
-    from_env = os.environ.get(ENV_VAR)
-    if from_env:
-        return os.path.abspath(os.path.expanduser(from_env))
-    base = os.path.dirname(os.path.abspath(settings.source)) if settings.source else os.getcwd()
-    return os.path.join(base, os.path.expanduser(settings.cache_dir or DIR_NAME))
 
 
 class Cache:
@@ -92,7 +76,7 @@ class Cache:
         cacheable = frozenset(rule.code for rule in rules if rule.cacheable)
         key = _key(settings, rules)
         name = f"{_crc(key.encode('utf-8', 'surrogatepass')):08x}.cache"
-        path = os.path.join(directory(settings), __version__, name)
+        path = os.path.join(directory(settings.source, settings.cache_dir, settings.root), __version__, name)
         return cls(path, key, _read(path, key), cacheable)
 
     def recall(self, documents: list[Document], wanted: Callable[[str], bool]) -> dict[str, list[Diagnostic]]:
@@ -155,6 +139,7 @@ class Cache:
             _write(self.path, _MAGIC + _crc(payload).to_bytes(4, "big") + payload)
         except (OSError, ValueError):  # read-only, full, a link in the way; an unmarshallable value
             return
+        prune(os.path.dirname(self.path))
 
 
 def _without_gc(function: Any, *args: object) -> Any:
@@ -478,17 +463,20 @@ def _diagnostic(item: tuple, path: str) -> Diagnostic:
 
 def _write(path: str, data: bytes) -> None:
     """`data` at `path`, through a temporary file in its folder and a rename; the cache dir is
-    made (with its `.gitignore` and `CACHEDIR.TAG`) if need be, and never entered through a link."""
+    made (with its `.gitignore` and `CACHEDIR.TAG`) if need be, or taken when it is empty, and
+    never entered through a link nor into a folder of other files."""
     folder = os.path.dirname(path)
     top = os.path.dirname(folder)
     for each in (top, folder):
         if not os.path.isdir(each):
             os.makedirs(each, exist_ok=True)
-            if each == top:
-                _create(os.path.join(top, ".gitignore"), _GITIGNORE.encode())
-                _create(os.path.join(top, "CACHEDIR.TAG"), _TAG.encode())
         if os.path.islink(each):
             raise OSError(f"{each} is a symlink")
+        if each == top and not marked(top):
+            if os.listdir(top):
+                raise OSError(f"{top} holds files mnemolint did not make")
+            _create(os.path.join(top, ".gitignore"), GITIGNORE.encode())
+            _create(os.path.join(top, "CACHEDIR.TAG"), TAG.encode())
     temporary = os.path.join(folder, f".tmp-{os.getpid()}-{time.time_ns()}")
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
     try:
@@ -508,17 +496,3 @@ def _create(path: str, data: bytes) -> None:
         return
     with open(fd, "wb") as handle:
         handle.write(data)
-
-
-def clear(settings: Settings) -> str | None:
-    """Remove the cache dir; the path removed, or None when there was none (`mnemolint clean`).
-    Only a directory mnemolint made (it holds its `CACHEDIR.TAG`) is removed, never through a link."""
-    import shutil
-
-    top = directory(settings)
-    if os.path.islink(top) or not os.path.isdir(top):
-        return None
-    if not os.path.isfile(os.path.join(top, "CACHEDIR.TAG")):
-        return None
-    shutil.rmtree(top)
-    return top

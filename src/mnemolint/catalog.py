@@ -24,14 +24,36 @@ def catalog_dir() -> str | None:
 
 
 def page(code: str) -> str | None:
+    """The page of `code`, and for a preview rule the note saying so, from its declaration."""
     directory = catalog_dir()
     if directory is None:
         return None
     try:
         with open(os.path.join(directory, f"{code}.md"), encoding="utf-8") as handle:
-            return handle.read()
+            text = handle.read()
     except OSError:
         return None
+    from mnemolint.rules import BY_CODE
+
+    rule = BY_CODE.get(code)
+    return with_note(text, preview_note(rule.preview)) if rule is not None and rule.preview else text
+
+
+def preview_note(reason: str) -> str:
+    """What a preview rule's page says first: that it is off by default, how to turn it on, and why."""
+    return (
+        "> **This rule is in preview:** it runs only with `--preview` (or `preview = true` in the "
+        f"configuration), whatever `select` says. {reason}"
+    )
+
+
+def with_note(text: str, note: str) -> str:
+    """`text` with `note` as the first paragraph under its `# ` title (at the top when it has none)."""
+    head, title, rest = text.partition("\n# ")
+    if not title:
+        return f"{note}\n\n{text}"
+    heading, _, after = rest.partition("\n")
+    return f"{head}{title}{heading}\n\n{note}\n{after}"
 
 
 def body(text: str) -> str:

@@ -42,6 +42,7 @@ class Settings:
         "severity",
         "fail_level",
         "cache_dir",
+        "preview",
         "options",
     )
 
@@ -57,7 +58,8 @@ class Settings:
         self.memory_dirs: list[str] = []
         self.severity: dict[str, str] = {}
         self.fail_level = "warning"  # an info is advice: it is printed but does not fail CI
-        self.cache_dir = ""  # `cache-dir`, relative to the config file; "": `.mnemolint_cache` (cache.py)
+        self.cache_dir = ""  # `cache-dir`, relative to the config file; "": `.mnemolint_cache` (cache_dir.py)
+        self.preview = False  # `preview`: the preview rules run too (`Rule.preview`, selection.in_preview)
         self.options = defaults(_registry().values())
 
 
@@ -120,6 +122,12 @@ def load_settings(config_path: str | None, start: str) -> Settings:
         data = _table(_table(data, "tool", where), "mnemolint", where, "tool.")
     settings = Settings(os.path.dirname(os.path.abspath(path)), path)
     apply_table(settings, data, where)
+    if settings.cache_dir and not config_path:  # the repository's file: the cache stays inside it
+        from mnemolint.cache_dir import check_setting
+
+        problem = check_setting(path, settings.cache_dir)
+        if problem:
+            raise ConfigError(f"{where}: `cache-dir` {problem}")
     return settings
 
 
@@ -160,6 +168,10 @@ def apply_table(settings: Settings, data: dict, where: str) -> None:
             if not isinstance(value, str) or not value.strip():
                 raise ConfigError(f"{label} must be a directory path (a non-empty string)")
             settings.cache_dir = value
+        elif key == "preview":
+            if not isinstance(value, bool):
+                raise ConfigError(f"{label} must be a boolean (true or false)")
+            settings.preview = value
         elif key in _registry():
             try:
                 settings.options[key] = _registry()[key].validate(value)

@@ -22,9 +22,9 @@ from mnemolint.kinds.registry import kind_of
 from mnemolint.model import Diagnostic, Hit
 from mnemolint.parse.document import Document
 from mnemolint.parse.textutil import visible
-from mnemolint.rules import RULES, base
+from mnemolint.rules import PREVIEW, RULES, base
 from mnemolint.rules.base import Rule
-from mnemolint.selection import check_selectors, matches, selected, specificity
+from mnemolint.selection import check_selectors, in_preview, matches, selected, specificity, unpreviewed
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -52,7 +52,17 @@ def active_rules(settings: Settings) -> list[Rule]:
         check_selectors(selectors, codes, f"per-file-ignores `{glob}`")
     check_selectors(settings.severity, codes, "severity")
     chosen = selected(codes, settings.select, settings.extend_select, settings.ignore)
+    chosen = in_preview(chosen, PREVIEW, settings.preview)
     return [rule for rule in RULES if rule.code in chosen]
+
+
+def preview_warnings(settings: Settings) -> list[str]:
+    """One line per preview rule selected by its code without preview mode (it does not run)."""
+    return [
+        f"selection `{code}` has no effect because preview is not enabled: {code} is a preview rule "
+        "(`mnemolint rule " + code + "` says why); add --preview, or `preview = true` in the config"
+        for code in unpreviewed([*settings.select, *settings.extend_select], PREVIEW, settings.preview)
+    ]
 
 
 def severities(settings: Settings) -> dict[str, str]:

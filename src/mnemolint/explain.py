@@ -1,14 +1,14 @@
-"""What an agent injects when it reads one file: `mnemolint explain-rules` (Wave's path rules
-and nested memory). The same kinds, readings and matchers as the WAV
-rules, asked the other way round: not "does this glob match anything" but "what does this file
-bring into context, and why".
+"""What an agent injects when it reads one file: `mnemolint explain-rules` (path rules and nested
+memory). The same kinds, readings and matchers as the WAV rules, asked the other way round: not
+"does this glob match anything" but "what does this file bring into context, and why". What
+Claude Code loads is its reader profile's (agents/claude_code.py, kinds/instructions.ClaudeSession).
 """
 
 from __future__ import annotations
 
 import os
 
-from mnemolint.kinds.instructions import AGENTS_MD, CLAUDE_LOCAL_MD, CLAUDE_MD, DOT_CLAUDE_MD
+from mnemolint.kinds.instructions import AGENTS_MD, CLAUDE_MD
 from mnemolint.kinds.rules import HOMES, RulesDir
 from mnemolint.parse.globs import NEGATED
 from mnemolint.paths import inside, upwards
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from mnemolint.config import Settings
     from mnemolint.parse.document import Document
 
-OUTSIDE_BASE = "outside the base"  # Wave's path rules: relativization failed, no match
+OUTSIDE_BASE = "outside the base"  # the file cannot be made relative to the rule's base: no match
 
 
 class Entry:
@@ -179,20 +179,17 @@ def _for_wave(scan: _Scan) -> Explanation:
 
 
 def _for_claude(scan: _Scan) -> Explanation:
-    """Claude Code: `CLAUDE.md`, `.claude/CLAUDE.md`, `CLAUDE.local.md` and `.claude/rules` of each
-    folder from the one it works in down to the file's (never `AGENTS.md`), user rules first."""
+    """Claude Code: the instruction files of each folder from the file system's root down to the
+    one it works in (`AGENTS.md` ones where no `CLAUDE.md` loads at all), those of each folder
+    below it down to the file's, and the `.claude/rules` of the folders it works in and the
+    file's, user rules first (kinds/instructions.ClaudeSession)."""
+    from mnemolint.kinds.instructions import ClaudeSession
+
     found = Explanation(CLAUDE)
     root = scan.root
-    names = (CLAUDE_MD, os.path.join(*DOT_CLAUDE_MD.split("/")), CLAUDE_LOCAL_MD)
-    found.memory = [
-        _shown(os.path.join(root, name), root) for name in names if os.path.isfile(os.path.join(root, name))
-    ]
-    found.nested = [
-        _shown(os.path.join(folder, name), root)
-        for folder in scan.chain[1:]
-        for name in names
-        if os.path.isfile(os.path.join(folder, name))
-    ]
+    session = ClaudeSession(root, {}, scan.options)
+    found.memory = [_walked(path, root) for path in session.start()]
+    found.nested = [_walked(path, root) for path in session.nested(scan.target)]
     folders = set(scan.chain)
     loaded = [
         rules_dir
@@ -213,14 +210,17 @@ def _for_claude(scan: _Scan) -> Explanation:
 
 def _imports(found: Explanation, scan: _Scan) -> None:
     """The files each loaded instruction file brings with its `@imports`, as Claude Code follows
-    them (parse/imports.py): depth first, each once, 4 levels deep, nothing outside the project."""
+    them (parse/imports.py): depth first, each once, 4 levels deep, nothing outside the folder the
+    session works in (Claude Code needs the project's approval for more)."""
     from mnemolint.parse.document import Document
-    from mnemolint.parse.imports import expand
+    from mnemolint.parse.imports import Memo, expand
 
     root = scan.root
+    memo = Memo(scan.options)
     loaded = [*found.memory, *found.nested, *(entry.path for entry in (*found.always, *found.applying))]
     for shown in loaded:
-        expansion = expand(Document(os.path.join(root, shown), None, scan.options), root)
+        path = shown if os.path.isabs(shown) else os.path.join(root, shown)
+        expansion = expand(Document(path, None, scan.options), root, memo=memo)
         brought = [_shown(path, root) for path, _ in expansion.loaded[1:]]
         if brought:
             found.imports[shown] = brought
@@ -288,3 +288,8 @@ def _first_existing(folder: str, names: tuple[str, ...]) -> str | None:
 def _shown(path: str, root: str) -> str:
     rel = os.path.relpath(path, root)
     return path if rel.startswith("..") else rel.replace(os.sep, "/")
+
+
+def _walked(path: str, root: str) -> str:
+    """An instruction file of the folders walked, relative to `root`: `../CLAUDE.md` for a parent's."""
+    return os.path.relpath(path, root).replace(os.sep, "/")

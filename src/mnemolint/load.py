@@ -4,9 +4,9 @@ The one place that simulates the agents' index loaders, for the commands
 that show what an agent gets (`preview`, the post-write hook, the Python API) and for the index
 rules that count per reader. Both agents trim the text, keep its first 200 lines, then cut at the
 last newline at or before 25,000 UTF-16 units (a hard cut when there is none). Claude Code first
-removes the frontmatter and the block-level HTML comments (claudemd.ts:292-385): an index whose
-first 60 lines are a commented-out block is not over its cap there. Wave counts the file as it is
-(memoryEntrypoint.ts:42-99) and names what it dropped; Claude Code gives KB figures only.
+removes the frontmatter and the block-level HTML comments: an index whose first 60 lines are a
+commented-out block is not over its cap there; its warning text is its profile's
+(agents/claude_code.py). Wave counts the file as it is (memoryEntrypoint.ts:42-99).
 
 Pure text in, facts out: nothing here reads a file, imports Markdown or YAML, or prints.
 """
@@ -15,17 +15,13 @@ from __future__ import annotations
 
 import re
 
-from mnemolint.parse.frontmatter import after
 from mnemolint.parse.textutil import js_trim, utf16_len, utf16_prefix_index
 from mnemolint.patterns import Lazy
-from mnemolint.readers import CLAUDE, WAVE
+from mnemolint.readers import WAVE
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
     from mnemolint.readers import Reader
-
-# The one-line advice each agent's own warning gives (Claude Code's prompt says ~150, its warning ~200).
-_ADVICE_CHARS = {WAVE.name: 150, CLAUDE.name: 200}
 
 _COMMENT_START = re.compile(r"( {0,3})<!--")
 _COMMENT_SPAN = re.compile(r"<!--[\s\S]*?-->")
@@ -41,10 +37,13 @@ def agent_for(path: str) -> str:
 
 
 def counted_text(text: str, reader: Reader) -> str:
-    """The text of `MEMORY.md` that `reader` counts against its caps (before trimming)."""
+    """The text of `MEMORY.md` that `reader` counts against its caps (before trimming): Claude Code's
+    without the frontmatter as it splits it (up to the first `---`, cl32c) and block comments."""
     if not reader.strips_index_markup:
         return text
-    return strip_block_comments(after(text)[1])
+    from mnemolint.agents.claude_code import split_frontmatter
+
+    return strip_block_comments(split_frontmatter(text)[1])
 
 
 def strip_block_comments(text: str) -> str:
@@ -101,8 +100,9 @@ class Load:
     """What `reader` keeps of an index (numbers of the trimmed counted text, as the agent has them).
 
     `loaded` is the kept text; `remainder` what was dropped (it starts with the newline at the
-    cut); `loaded_lines` counts the lines the agent reports as loaded; `warning` is the agent's
-    own warning text, None when nothing was cut.
+    cut, unless `in_line`: the cut falls inside line 1, which counts as loaded); `loaded_lines`
+    counts the lines the agent reports as loaded; `quoted` is the dropped line the agent's warning
+    quotes ("" for none); `warning` is the agent's own warning text, None when nothing was cut.
     """
 
     __slots__ = (
@@ -114,6 +114,8 @@ class Load:
         "loaded",
         "remainder",
         "loaded_lines",
+        "in_line",
+        "quoted",
         "warning",
     )
 
@@ -126,6 +128,8 @@ class Load:
         self.loaded = ""
         self.remainder = ""
         self.loaded_lines = 0
+        self.in_line = False
+        self.quoted = ""
         self.warning: str | None = None
 
     @property
@@ -154,30 +158,34 @@ def load(text: str, reader: Reader, max_lines: int = 200, max_chars: int = 25_00
         newline = kept.rfind("\n", 0, limit + 1)
         hard_cut = newline <= 0
         kept = kept[: limit if hard_cut else newline]
-    result.loaded, result.remainder = kept, trimmed[len(kept) :]
+    result.loaded, result.remainder, result.in_line = kept, trimmed[len(kept) :], hard_cut
     dropped = result.remainder.split("\n")
     result.loaded_lines = result.lines - len(dropped) + 1 if result.remainder else result.lines
     kept_units = max_chars if hard_cut else utf16_len(kept)  # JavaScript's slice keeps a split pair's half
-    result.warning = _warning(result, dropped, kept_units, max_lines, max_chars)
+    if result.reader.strips_index_markup:  # Claude Code quotes the line after the cut, blank or not
+        from mnemolint.agents.claude_code import index_warning
+
+        result.quoted = "" if hard_cut else js_trim(dropped[1])
+        result.warning = index_warning(
+            result.lines,
+            result.chars,
+            result.over_lines,
+            result.over_chars,
+            None if hard_cut else result.loaded_lines,
+            kept_units,
+            result.quoted,
+            max_lines,
+            max_chars,
+        )
+    else:
+        result.quoted = js_trim(next((line for line in dropped if js_trim(line)), ""))
+        result.warning = _wave_warning(result, kept_units, max_lines, max_chars)
     return result
 
 
-def _warning(result: Load, dropped: list[str], kept_units: int, max_lines: int, max_chars: int) -> str:
-    """The agent's own text: Wave's names the loss (memoryEntrypoint.ts:73-99), Claude Code's its size
-    in KB (memdir.ts:87-97)."""
-    advice = (
-        f"Keep index entries to one line under ~{_ADVICE_CHARS[result.reader.name]} chars; "
-        "move detail into topic files."
-    )
-    if result.reader.strips_index_markup:
-        size, limit = kilobytes(result.chars), kilobytes(max_chars)
-        reason = _reason(
-            result,
-            f"{size} (limit: {limit}) — index entries are too long",
-            f"{result.lines} lines and {size}",
-            max_lines,
-        )
-        return f"> WARNING: MEMORY.md is {reason}. Only part of it was loaded. {advice}"
+def _wave_warning(result: Load, kept_units: int, max_lines: int, max_chars: int) -> str:
+    """Wave's own text, which names the loss in characters (memoryEntrypoint.ts:73-99)."""
+    advice = "Keep index entries to one line under ~150 chars; move detail into topic files."
     chars = f"{result.chars} characters"
     reason = _reason(
         result,
@@ -188,9 +196,7 @@ def _warning(result: Load, dropped: list[str], kept_units: int, max_lines: int, 
     if result.loaded_lines <= 1:
         cut = f"everything after the first {kept_units} characters of line 1 was cut off"
     else:
-        first = next((line for line in dropped if js_trim(line)), "")
-        snippet = js_trim(first)
-        snippet = snippet[: utf16_prefix_index(snippet, 80)]
+        snippet = result.quoted[: utf16_prefix_index(result.quoted, 80)]
         quoted = f' ("{snippet}")' if snippet else ""
         cut = (
             f"{result.dropped_lines} of {result.lines} lines were cut off, starting at line "
@@ -205,22 +211,6 @@ def _reason(result: Load, chars_only: str, both: str, max_lines: int) -> str:
     if result.over_lines and not result.over_chars:
         return f"{result.lines} lines (limit: {max_lines})"
     return both
-
-
-def kilobytes(size: int) -> str:
-    """Claude Code's `formatFileSize`: 1024-based, one decimal rounded half up as `toFixed` does
-    (the value is exact in binary), a trailing `.0` dropped; `N bytes` under 1 KB."""
-    if size < 1024:
-        return f"{size} bytes"
-    from decimal import ROUND_HALF_UP, Decimal
-
-    value, unit = Decimal(size) / 1024, "KB"
-    for larger in ("MB", "GB"):
-        if value < 1024:
-            break
-        value, unit = value / 1024, larger
-    shown = str(value.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)).removesuffix(".0")
-    return f"{shown}{unit}"
 
 
 class CodexPart:

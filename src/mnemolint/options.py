@@ -122,8 +122,15 @@ USER_MEMORY = Option(
     "also read your user-level memory (`--user-memory`, by `$HOME`): `~/.ai-memory/user_profile.md`, and the "
     "`@~/` imports Claude Code follows on your machine; off, neither is checked",
 )
+AUTO_MEMORY = Option(
+    "auto-memory",
+    BOOL,
+    False,
+    "also lint Claude Code's auto memory of each project linted (`--auto-memory`): "
+    "`~/.claude/projects/<project>/memory/`, where the project uses Claude Code and auto memory is on",
+)
 # Options no one family owns: the parse layer's, what discovery reads, and the clock.
-SHARED: tuple[Option, ...] = (*CORE, AGENTS, USER_RULES, USER_MEMORY, NOW)
+SHARED: tuple[Option, ...] = (*CORE, AGENTS, USER_RULES, USER_MEMORY, AUTO_MEMORY, NOW)
 
 
 def defaults(options: Iterable[Option] = CORE) -> dict[str, object]:

@@ -69,6 +69,8 @@ def sensitive_place(path: str) -> str | None:
         width = place.count("/") + 1
         if any("/".join(parts[i : i + width]) == place for i in range(len(parts) - width + 1)):
             return f"in `~/{place}`, a credential folder"
+    if ".git" in parts[:-1]:  # git's own folder: its `config` can hold a remote's token
+        return "in a `.git` folder, whose `config` can hold credentials"
     name = parts[-1]
     if (name == ".env" or name.startswith(".env.")) and not name.endswith(_TEMPLATE_SUFFIXES):
         return "a `.env` file"
@@ -77,3 +79,30 @@ def sensitive_place(path: str) -> str | None:
     if name.startswith(_KEY_NAMES) and not name.endswith(".pub"):
         return "a private key (`id_*`)"
     return None
+
+
+def link_hazard(link: str, target: str, resolved: str) -> str | None:
+    """What makes the link at absolute `link`, written `target`, lead to a sensitive place, judged
+    on where the whole chain really leads (`resolved`) and on the path as written (a dangling link,
+    a chain that ends elsewhere); None when neither is one. The walk's judgement (LNK006)."""
+    written = os.path.normpath(os.path.join(os.path.dirname(link), target))
+    return sensitive_place(resolved.replace(os.sep, "/")) or sensitive_place(written.replace(os.sep, "/"))
+
+
+def dangerous_link(path: str, real: str | None = None) -> str | None:
+    """Why the file at `path` is never read, by any command: a symlink on its way (the file itself,
+    or a folder above it) leads to a sensitive place, as the walk judges a link (`link_hazard`);
+    None when no link does. `real` is where `path` really leads when the caller knows it (the file
+    it opened), else it is resolved here (`lstat` and `readlink` only). Every read of a file goes
+    through `parse.document.Document`, which asks this before it reads a byte."""
+    absolute = os.path.abspath(path)
+    real = real or os.path.realpath(absolute)
+    if real == absolute:
+        return None
+    try:
+        target = os.readlink(absolute)
+    except OSError:  # not a link itself: a linked folder above it
+        place = sensitive_place(real.replace(os.sep, "/"))
+    else:
+        place = link_hazard(absolute, target, real)
+    return f"a symlink to `{real}`, {place}: mnemolint never reads through it (LNK006)" if place else None

@@ -7,7 +7,7 @@ repository has, tracked or not, ignored files left out), else a walk of the fold
 less what a `.gitignore` ignores (a run over one changed file walks only that file's container).
 Either is listed once, and only when a rule asks: most runs lint no rule glob. What a rule needs
 of a project file it does not lint (a cited file: is it there, its lines, its last change) is
-asked here too, once per file. This is also the one module that runs git.
+asked here too, once per file. git is asked through `gitrun`, the one module that runs it.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 
 from mnemolint.errors import ConfigError
+from mnemolint.gitrun import git, repository
 from mnemolint.options import defaults
 from mnemolint.paths import DEFAULT_EXCLUDES, inside
 from mnemolint.readers import BY_NAME, CLAUDE, WAVE
@@ -23,7 +24,6 @@ TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on ev
 if TYPE_CHECKING:
     from mnemolint.readers import Reader
 
-_GIT_TIMEOUT = 30  # seconds: a listing that takes longer is not worth a hung pre-commit hook
 WORKTREES = (".wave", "worktrees")  # Wave's linked worktrees live in `.wave/worktrees/<name>/`
 
 
@@ -85,13 +85,15 @@ class Project:
 
     def last_changes(self, rels: list[str]) -> dict[str, float]:
         """When each file at `rels` last changed, in seconds since the epoch: inside a git work
-        tree its last commit (one `git log` for all of them) unless it has uncommitted changes
-        (one `git diff`); else, and for a file never committed, its mtime. A file that is not
-        there has no entry."""
+        tree its last commit (one `git log` for all of them) unless what it holds is not what
+        that commit holds (`uncommitted`); else, and for a file never committed, its mtime. A file
+        that is not there has no entry."""
         dates: dict[str, float] = {}
         specs = [f":(literal){rel}" for rel in rels]
-        log = ("log", "--format=%x01%ct", "--name-only", "-z", "--no-renames", "--relative", "--", *specs)
-        logged = git(self.path, *log) if rels else None
+        # No signature is verified, no mailmap, order file, textconv or external diff is read or run.
+        log = ["log", "--no-show-signature", "--no-mailmap", "--no-textconv", "--no-ext-diff", f"-O{os.devnull}"]
+        log += ["--format=%x01%ct", "--name-only", "-z", "--no-renames", "--relative", "--", *specs]
+        logged = git(self.path, *log, may_fail=True) if rels else None  # no commit yet: it fails
         if logged is not None:
             moment = None
             for token in (token.lstrip(b"\n") for token in logged.split(b"\0")):
@@ -99,9 +101,8 @@ class Project:
                     moment = float(token[1:])
                 elif token and moment is not None:
                     dates.setdefault(os.fsdecode(token), moment)  # newest first: the first is the last change
-            changed = git(self.path, "diff", "--name-only", "-z", "--relative", "HEAD", "--", *specs) or b""
-            for name in changed.split(b"\0"):
-                dates.pop(os.fsdecode(name), None)
+            for rel in uncommitted(self.path, [rel for rel in rels if rel in dates], self.options["max-file-bytes"]):
+                dates.pop(rel, None)
         for rel in rels:
             if rel not in dates:
                 try:
@@ -109,6 +110,48 @@ class Project:
                 except OSError:
                     pass
         return dates
+
+
+def uncommitted(path: str, rels: list[str], limit: int) -> set[str]:
+    """Those of the files at `rels` (relative to the folder `path`) whose content is not what the
+    last commit holds. git is asked for the committed object ids only (`ls-tree`, which reads no
+    file of the work tree); the files are hashed here, as git hashes a blob with no filter: `git
+    diff` would run the clean filters a repository's `.gitattributes` names. A file that is no
+    regular file, is over `limit` bytes, or is held differently (a filter, line-ending conversion)
+    counts as changed: its mtime is then its date, as for a file with uncommitted work."""
+    if not rels:
+        return set()
+    listed = git(path, "ls-tree", "-r", "-z", "HEAD", "--", *(f":(literal){rel}" for rel in rels))
+    committed: dict[str, str] = {}
+    for entry in (listed or b"").split(b"\0"):
+        info, _, name = entry.partition(b"\t")
+        fields = info.split()
+        if len(fields) == 3 and fields[0] != b"120000":
+            committed[os.fsdecode(name)] = fields[2].decode("ascii", "replace")
+    return {rel for rel in rels if rel not in committed or _blob_id(path, rel, committed[rel], limit) != committed[rel]}
+
+
+def _blob_id(folder: str, rel: str, like: str, limit: int) -> str | None:
+    """The id git gives the file at `rel` in `folder` as a blob, with no filter (SHA-1, or SHA-256 when the
+    repository's ids are that long as `like`), read once and bounded; None when it is no regular
+    file or over `limit` bytes. Opened without following a link or blocking."""
+    import hashlib
+    import stat
+
+    try:
+        fd = os.open(
+            os.path.join(folder, rel), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        )
+        with open(fd, "rb", buffering=0) as handle:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+                return None
+            data = handle.read(info.st_size + 1)
+    except OSError:
+        return None
+    digest = hashlib.sha256() if len(like) == 64 else hashlib.sha1()  # noqa: S324 - git's own object id
+    digest.update(b"blob %d\0" % len(data) + data)
+    return digest.hexdigest()
 
 
 def relative_to(path: str, base: str) -> str | None:
@@ -148,22 +191,9 @@ def _readers(path: str, agents: list[str]) -> tuple[Reader, ...]:
     return tuple(found)
 
 
-def git(path: str, *arguments: str, timeout: float = _GIT_TIMEOUT) -> bytes | None:
-    """What `git -C path …` prints; None outside a work tree, without git, or past `timeout`
-    seconds. The one place mnemolint runs git: with no terminal to ask, it never waits for input."""
-    import subprocess  # only when git runs: its import costs 2 ms of every start
-
-    try:
-        done = subprocess.run(
-            ["git", "-C", path, *arguments],
-            capture_output=True,
-            stdin=subprocess.DEVNULL,
-            timeout=timeout,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return done.stdout if done.returncode == 0 else None
+def uses_claude_code(path: str, agents: list[str]) -> bool:
+    """Whether the project at `path` is one Claude Code works in (the `agents` setting, else its files)."""
+    return CLAUDE in _readers(path, agents)
 
 
 def _git_files(path: str) -> list[str] | None:
@@ -202,10 +232,11 @@ def linked_worktrees(path: str) -> list[str]:
     return [os.path.normpath(tree) for tree in trees[1:]]  # the first is the main work tree
 
 
-def git_top_level(path: str, timeout: float = _GIT_TIMEOUT) -> str | None:
-    """The top of the git work tree holding `path`, or None."""
-    top = git(path, "rev-parse", "--show-toplevel", timeout=timeout)
-    return os.path.normpath(os.fsdecode(top.rstrip(b"\n"))) if top else None
+def git_top_level(path: str) -> str | None:
+    """The top of the git work tree holding the folder `path`, or None: found without running git
+    (`gitrun.repository`)."""
+    found = repository(path)
+    return found.work_tree if found else None
 
 
 def _not_ignored(path: str, options: dict) -> list[str]:

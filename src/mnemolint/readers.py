@@ -2,7 +2,9 @@
 
 One rule set, several readings (as sqlfluff keeps one rule set and many dialects): a rule never
 asks for an agent's name, it asks the profile of the file's reader what that reader gets.
-Each fact names the agent's public source (file and line) where it is used.
+What the pinned Claude Code client does in detail (its MEMORY.md cut and warning, its frontmatter
+split and second try, where its auto memory lives), each fact with the version and oracle case
+showing it, is `agents/claude_code.py`.
 """
 
 from __future__ import annotations

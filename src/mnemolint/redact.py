@@ -11,7 +11,8 @@ What counts as credential-shaped:
 - a URL with a password (`scheme://user:password@`);
 - a token with a documented prefix (GitHub, GitLab, Slack, AWS access key IDs, OpenAI and
   Anthropic `sk-`, Stripe, Google `AIza`, npm, PyPI, Hugging Face, SendGrid, DigitalOcean,
-  Shopify, Grafana, Linear, Perplexity, Groq, xAI, Databricks, age, JWTs);
+  Shopify, Grafana, Linear, Perplexity, Groq, xAI, Databricks, age, Google OAuth client secrets
+  `GOCSPX-`, JWTs);
 - a PEM private key block;
 - a value given to a credential-named key: `password: …`, `API_KEY=…`, `"token": "…"`,
   `Authorization: Bearer …`, and in prose `the password is …` when the value is not a plain
@@ -24,10 +25,12 @@ pattern runs in linear time: quantifiers are bounded or cannot overlap.
 Masking is generous (masking a word that was not a secret costs a word of a message); reporting
 is not. `find_secrets(text, credible=True)` keeps only what is really a credential's value, for
 SEC001: not a placeholder (`<token>`, `${TOKEN}`, `{{ secrets.X }}`, `****`, `xxx`,
-`[REDACTED]`, `...`), not a reference to where it lives (`GITHUB_TOKEN`, `os.environ["X"]`,
-`process.env.X`), not a documented example (`…EXAMPLE`), not a plain word (`password: letmein`
-is masked but not reported), and for a key-shaped run, not base64 of readable text. A value given
-to a credential-named key must hold a digit or a symbol, or be a passphrase of four words or more.
+`[REDACTED]`, `...`, `your-api-key-here`, `changeme`, anything holding `example` or `sample`),
+not a reference to where it lives (`GITHUB_TOKEN`, `os.environ["X"]`, `process.env.X`,
+`secret:WebhookSecret`), not a name (`WebhookSecret2`: words, as a setting is named), not a
+documented example (`…EXAMPLE`), not a plain word (`password: letmein` is masked but not
+reported), and for a key-shaped run, not base64 of readable text. A value given to a
+credential-named key must hold a digit or a symbol, or be a passphrase of four words or more.
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ _TOKENS = (
     r"[rs]k_(?:live|test)_[A-Za-z0-9]{16,}",  # Stripe secret and restricted keys
     r"whsec_[A-Za-z0-9+/=]{24,}",  # Stripe webhook signing secret
     r"AIza[A-Za-z0-9_-]{35}",  # Google API key
+    r"GOCSPX-[A-Za-z0-9_-]{24,}",  # Google OAuth client secret
     r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])",  # AWS access key ID
     r"npm_[A-Za-z0-9]{36}",  # npm
     r"pypi-AgE[A-Za-z0-9_-]{50,}",  # PyPI API token (a macaroon)
@@ -68,12 +72,12 @@ _TOKENS = (
 )
 # What is kept of each token: the prefix that says what it is.
 _TOKEN_PREFIX = Lazy(
-    r"gh[pousr]_|github_pat_|gl[a-z]{1,5}-|xox[a-z]-|xapp-|sk-|[rs]k_(?:live|test)_|whsec_|AIza|A[KSBC][IC]A"
+    r"gh[pousr]_|github_pat_|gl[a-z]{1,5}-|xox[a-z]-|xapp-|sk-|[rs]k_(?:live|test)_|whsec_|AIza|GOCSPX-|A[KSBC][IC]A"
     r"|npm_|pypi-|hf_|SG\.|do[opr]_v1_|shp[a-z]{2}_|gl(?:c|sa)_|lin_api_|pplx-|gsk_|xai-|dapi|AGE-SECRET-KEY-1|eyJ"
 )
 # The look-ahead on the first characters of the prefixes spares trying every prefix at every
 # position: the scan of a memory file without a token costs 40 % less.
-_TOKEN = re.compile(r"(?<![A-Za-z0-9_-])(?=[ASdeghlnprswx])(?:" + "|".join(_TOKENS) + ")")
+_TOKEN = re.compile(r"(?<![A-Za-z0-9_-])(?=[AGSdeghlnprswx])(?:" + "|".join(_TOKENS) + ")")
 
 _URL_PASSWORD = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]{0,30}://[^\s/?#@:]{0,256}:(?P<value>[^\s/?#@]+)@")
 
@@ -169,10 +173,17 @@ def redact_pair(key: str, value: str) -> str:
 
 _FILLER = Lazy(r"[*xX.•…_#=-]+|\.\.\.|…")
 _PLACEHOLDER = Lazy(
-    r".*(?:<[^>]*>|\$\{|\$\(|\{\{|\{[A-Za-z_][A-Za-z0-9_.]*\}|\.\.\.|…|\*\*\*|redacted|placeholder|your[_-]|xxxx).*"
-    r"|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%|changeme|example|dummy|none|null|true|false",
+    r".*(?:<[^>]*>|\$\{|\$\(|\{\{|\{[A-Za-z_][A-Za-z0-9_.]*\}|\.\.\.|…|\*\*\*|redacted|placeholder|your[_-]|xxxx"
+    r"|example|sample|change[_-]?me|replace[_-]?me|dummy|fake[_-]).*"
+    r"|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%|xxx|none|null|true|false",
     re.IGNORECASE,
 )
+# Words no real token holds: a token's documented example or a template's stand-in.
+_STAND_IN = Lazy(r"example|sample|placeholder|your[_-]|[_-]here(?![a-z])|xxxxxx|change[_-]?me", re.IGNORECASE)
+# A secret store's or configuration's reference to a value by name: `secret:WebhookSecret`,
+# `env:API_TOKEN`, `keyvault:db-password` (a scheme, then a name).
+_NAMED = Lazy(r"[a-z][a-z0-9_-]{1,24}:[A-Za-z][A-Za-z0-9_.-]*")
+_CAMEL = Lazy(r"[a-z][A-Z]")
 _REFERENCE = Lazy(  # an environment variable, code that fetches it, a secret store's name, a file
     r"[A-Z0-9_|]*[A-Z][A-Z0-9_|]*|.*[(\[].*|(?:os|process|env|secrets|vars|vault|op|ssm|arn)[.:].*"
     r"|[~.]?/.*|[A-Za-z]:[\\/].*|https?://.*|.*[/\\].*\.[A-Za-z0-9]{1,5}"
@@ -182,7 +193,7 @@ _SYMBOL = Lazy(r"[^A-Za-z0-9._-]")
 
 def _credible(secret: Secret, value: str) -> bool:
     """Whether a masked span is a credential's real value, not a placeholder, reference or example."""
-    if "EXAMPLE" in value or _FILLER.fullmatch(value):
+    if _STAND_IN.search(value) or _FILLER.fullmatch(value):
         return False
     if secret.kind == "private key":
         return re.search(r"[A-Za-z0-9+/]{16,}", value) is not None
@@ -197,12 +208,31 @@ def _credible_value(value: str) -> bool:
     """A value given to a credential-named key (or a URL's password) that is one."""
     if _PLACEHOLDER.fullmatch(value) or _REFERENCE.fullmatch(value) or _PLAIN_WORD.fullmatch(value):
         return False
+    if _is_reference(value) or _is_name(value):  # a setting's name given as the value of another
+        return False
     if len(value) < 6 or len(set(value)) < 5:
         return False
     if any(char.isdigit() for char in value) or _SYMBOL.search(value):
         return True
     words = re.split(r"[-_.]", value)  # a passphrase: `stage-build-girl-license-…`
     return len(words) >= 4 and len(value) >= 20 and all(word.isalpha() for word in words)
+
+
+def _is_name(value: str) -> bool:
+    """Whether `value` reads as a CamelCase name of two words or more (`WebhookSecret2`): no real
+    credential splits into dictionary-sized pieces this way, and a passphrase is not written so."""
+    if not value.isalnum() or not value.isascii() or _CAMEL.search(value) is None or not _is_identifier(value):
+        return False
+    return sum(not piece.isdigit() for piece in _NAME_PIECE.findall(value)) >= 2
+
+
+def _is_reference(value: str) -> bool:
+    """Whether `value` names a value in a store (`secret:WebhookSecret`, `env:db-password`): a
+    scheme, then words and short numbers."""
+    if _NAMED.fullmatch(value) is None:
+        return False
+    pieces = re.split(r"[-_.]", value.split(":", 1)[1])
+    return all(piece.isalpha() or (piece.isdigit() and len(piece) <= 4) for piece in pieces if piece)
 
 
 def _readable_base64(run: str) -> bool:
@@ -311,3 +341,15 @@ def _random(text: str) -> list[Secret]:
             if len(run) >= 10 * (run.count("/") + 1):  # not a path of short names
                 secrets.append(Secret(*match.span(), "key material"))
     return secrets
+
+
+def redacted(value: object) -> object:
+    """Every string in `value` (nested lists and dicts) with its credential-shaped spans masked: a
+    glob or a file name may hold a token, and no output prints one."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, list):
+        return [redacted(item) for item in value]
+    if isinstance(value, dict):
+        return {key: redacted(item) for key, item in value.items()}
+    return value

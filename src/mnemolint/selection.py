@@ -1,6 +1,8 @@
 """Which rules run: ruff-style selectors (`ALL`, a family `MEM`, a prefix `MEM1`, a code).
 
-For each code the most specific matching selector decides; on a tie `ignore` wins.
+For each code the most specific matching selector decides; on a tie `ignore` wins. A preview rule
+(`Rule.preview`) runs only in preview mode (`--preview`, `preview = true`), however it is selected,
+as in ruff: `--select MEM209` without it selects nothing, and says so (`unpreviewed`).
 """
 
 from __future__ import annotations
@@ -44,3 +46,17 @@ def selected(codes: Iterable[str], select: list[str], extend_select: list[str], 
         if keep >= 0 and keep > _specificity(ignore, code):
             chosen.add(code)
     return chosen
+
+
+def in_preview(chosen: set[str], preview_codes: Iterable[str], preview: bool) -> set[str]:
+    """The chosen codes that run: all of them in preview mode, else those not in preview."""
+    return chosen if preview else chosen - set(preview_codes)
+
+
+def unpreviewed(selectors: Iterable[str], preview_codes: Iterable[str], preview: bool) -> list[str]:
+    """The selectors naming a preview rule by its exact code, which select nothing without
+    preview mode (ruff warns the same way); a prefix or `ALL` takes what is on by default."""
+    if preview:
+        return []
+    waiting = set(preview_codes)
+    return list(dict.fromkeys(selector for selector in selectors if selector in waiting))

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     import argparse
     from typing import TextIO
 
+    from mnemolint.config import Settings
     from mnemolint.engine import Result
     from mnemolint.model import Diagnostic
 
@@ -44,6 +45,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_user_rules_argument(parser)
     add_codex_argument(parser)
     add_user_memory_argument(parser)
+    parser.add_argument(
+        "--auto-memory",
+        action="store_true",
+        default=None,
+        help="also lint Claude Code's auto memory of each project given (~/.claude/projects/<project>/memory)",
+    )
     parser.add_argument("--fix", action="store_true", help="apply safe fixes, then report what remains")
     parser.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff, apply unsafe fixes too")
     parser.add_argument("--diff", action="store_true", help="print what --fix would change as a diff; write nothing")
@@ -62,8 +69,11 @@ def run(args: argparse.Namespace) -> int:
     args.output_format = _output_format(args)
     paths = args.paths or ["."]
     settings = settings_from_args(args, paths[0])
+    _warn_unpreviewed(settings)
     if settings.options["user-memory"]:  # the flag, or the `user-memory` setting
         paths = [*paths, *_user_memory()]
+    if args.auto_memory or settings.options["auto-memory"]:  # the flag, or the `auto-memory` setting
+        paths = [*paths, *_auto_memory(paths, settings.options)]
     out = sys.stdout
     fixed = None
     if args.fix or args.diff:  # the fixer, writer and generator are imported only here
@@ -107,6 +117,14 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if failing else EXIT_CLEAN
 
 
+def _warn_unpreviewed(settings: Settings) -> None:
+    """A preview rule selected by its code without --preview runs not at all: say so, as ruff does."""
+    from mnemolint.engine import preview_warnings
+
+    for warning in preview_warnings(settings):
+        print(f"mnemolint: warning: {warning}", file=sys.stderr)
+
+
 def _user_memory() -> list[str]:
     """The user-level `~/.ai-memory/user_profile.md` (the `.ai-memory` skill's user level: it follows the user, not the
     project), when it exists; its folder is walked like any `.ai-memory/`."""
@@ -114,6 +132,25 @@ def _user_memory() -> list[str]:
 
     path = user_profile_path()
     return [path] if os.path.isfile(path) else []
+
+
+def _auto_memory(paths: list[str], options: dict) -> list[str]:
+    """Claude Code's auto-memory dir of each project among `paths` that uses Claude Code, when it
+    exists and auto memory is on; a project whose auto memory is off is said so, once, on stderr."""
+    from mnemolint.agents.claude_code import auto_memory_dir, auto_memory_off
+    from mnemolint.project import uses_claude_code
+
+    found = []
+    for path in dict.fromkeys(os.path.abspath(path) for path in paths if os.path.isdir(path)):
+        if not uses_claude_code(path, list(options.get("agents") or [])):
+            continue
+        off = auto_memory_off(path)
+        memory = auto_memory_dir(path)
+        if off:
+            print(f"mnemolint: Claude Code's auto memory is off for {path} ({off}): not linted", file=sys.stderr)
+        elif os.path.isdir(memory) and not os.path.islink(memory) and memory not in found:
+            found.append(memory)
+    return found
 
 
 def _only_its_format(args: argparse.Namespace) -> None:

@@ -1,4 +1,6 @@
-"""`mnemolint clean`: remove the cache (`.mnemolint_cache/`, or where `cache-dir` puts it)."""
+"""`mnemolint clean`: remove the cache (`.mnemolint_cache/`, or where `cache-dir` puts it): only
+what mnemolint made there (cache_dir.clear), so a folder named by a repository's config loses
+nothing else."""
 
 from __future__ import annotations
 
@@ -21,12 +23,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mnemolint.cache import clear
+    from mnemolint.cache_dir import Refused, clear
     from mnemolint.commands.common import settings_from_args, working_directory
     from mnemolint.parse.textutil import visible
 
     working_directory()
-    removed = clear(settings_from_args(args, args.path))
+    try:
+        settings = settings_from_args(args, args.path)
+        removed = clear(settings.source, settings.cache_dir, settings.root)
+    except Refused as refusal:
+        print(f"mnemolint clean: {visible(str(refusal))}", file=sys.stderr)
+        return EXIT_CLEAN
     if removed is not None:
-        print(f"Removed {visible(removed)}", file=sys.stderr)
+        top, whole = removed
+        done = "Removed" if whole else "Removed the cache files of"
+        kept = "" if whole else " (the folder holds files mnemolint did not make: they stay)"
+        print(f"{done} {visible(top)}{kept}", file=sys.stderr)
     return EXIT_CLEAN

@@ -23,12 +23,23 @@ def codes(value: str) -> list[str]:
 
 
 def add_selection_arguments(parser: argparse.ArgumentParser) -> None:
-    """--select, --extend-select, --ignore and --fail-level, applied by `settings_from_args`."""
+    """--select, --extend-select, --ignore, --fail-level and --preview, applied by `settings_from_args`."""
     parser.add_argument("--select", type=codes, help="comma-separated codes or prefixes to enable (replaces config)")
     parser.add_argument("--extend-select", type=codes, help="codes or prefixes to enable on top of the selection")
     parser.add_argument("--ignore", type=codes, help="codes or prefixes to disable")
     parser.add_argument(
         "--fail-level", choices=("info", "warning", "error"), help="lowest severity that exits 1 (default: warning)"
+    )
+    add_preview_argument(parser)
+
+
+def add_preview_argument(parser: argparse.ArgumentParser) -> None:
+    """--preview / --no-preview, as ruff's: the `preview` setting from the command line."""
+    parser.add_argument(
+        "--preview",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="enable preview rules: those not yet precise enough to be on by default (`mnemolint rules` marks them)",
     )
 
 
@@ -90,6 +101,8 @@ def settings_from_args(args: argparse.Namespace, start: str) -> Settings:
         settings.ignore = settings.ignore + given["ignore"]
     if given.get("fail_level"):
         settings.fail_level = given["fail_level"]
+    if given.get("preview") is not None:
+        settings.preview = given["preview"]
     if given.get("user_rules"):
         settings.options["user-rules"] = True
     if given.get("user_memory"):
@@ -118,14 +131,36 @@ def directory_argument(given: str) -> str:
 
 def memory_dir_settings(args: argparse.Namespace, given: str) -> tuple[str, Settings]:
     """The memory dir a command names (`DIR` of `index`, `preview`, `manifest`) as an absolute
-    path, and the settings for it, in which it is a memory dir because the user says so, even
-    without MEMORY.md or a `memory-dirs` entry. A link is never read or written through."""
+    path, and the settings for it. It must be one: a directory holding MEMORY.md, an agent's
+    memory location, or a `memory-dirs` entry of the configuration; any other directory is a usage
+    error that says what was looked for (its files are not memory, and walking them is no use).
+    A link is never read or written through."""
     directory = directory_argument(given)
     if os.path.islink(directory):
         raise ConfigError(f"{given} is a symlink: give the memory dir it points to")
     settings = settings_from_args(args, directory)
+    if not is_memory_dir(directory, settings):
+        from mnemolint.kinds.memory import INDEX_NAME
+        from mnemolint.parse.textutil import visible
+        from mnemolint.readers import AGENT_HOMES
+
+        homes = " or ".join(f"`{home}/projects/*/memory`" for home in sorted(AGENT_HOMES))
+        raise ConfigError(
+            f"{visible(given)} is not a memory dir: it holds no {INDEX_NAME}, is not an agent's memory location "
+            f"({homes}), and matches no `memory-dirs` entry of the configuration. Give a memory dir, or create "
+            f"{INDEX_NAME} in it, or add it to `memory-dirs`."
+        )
     claim_memory_dir(settings, directory)
     return directory, settings
+
+
+def is_memory_dir(directory: str, settings: Settings) -> bool:
+    """Whether `directory` is a memory dir by the container's own tests, as the walk applies them:
+    its marker, where it is, or a configured glob."""
+    from mnemolint.discover.walk import placed
+    from mnemolint.kinds.memory import INDEX_NAME, MEMORY_DIR
+
+    return os.path.lexists(os.path.join(directory, INDEX_NAME)) or placed(directory, settings) is MEMORY_DIR
 
 
 def claim_memory_dir(settings: Settings, directory: str) -> None:

@@ -38,6 +38,7 @@ def run(args: argparse.Namespace) -> int:
     from mnemolint.commands.common import settings_from_args, working_directory
     from mnemolint.explain import explain, project_root
     from mnemolint.readers import BY_NAME, READERS
+    from mnemolint.redact import redacted
 
     working_directory()
     root = os.path.abspath(args.root) if args.root else project_root(args.file)
@@ -49,25 +50,11 @@ def run(args: argparse.Namespace) -> int:
     shown = os.path.relpath(os.path.abspath(args.file), root).replace(os.sep, "/")
     if args.output_format == "json":
         data = {"file": shown, "project": root, "agents": [explanation.as_dict() for explanation in found]}
-        json.dump(_redacted(data), sys.stdout, indent=2, ensure_ascii=False)
+        json.dump(redacted(data), sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
         sys.stdout.write("\n".join(_text(explanation, shown, args.all) for explanation in found))
     return EXIT_CLEAN
-
-
-def _redacted(value: object) -> object:
-    """Every string in `value` with its credential-shaped spans masked: a glob or a file name may
-    hold a token, and no output prints one."""
-    from mnemolint.redact import redact
-
-    if isinstance(value, str):
-        return redact(value)
-    if isinstance(value, list):
-        return [_redacted(item) for item in value]
-    if isinstance(value, dict):
-        return {key: _redacted(item) for key, item in value.items()}
-    return value
 
 
 def _text(found: Explanation, shown: str, show_all: bool) -> str:

@@ -19,7 +19,7 @@ import os
 import sys
 
 from mnemolint.commands import EXIT_CLEAN
-from mnemolint.commands.common import add_config_argument
+from mnemolint.commands.common import add_config_argument, add_preview_argument
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -35,6 +35,7 @@ EVENT = "post-tool-use"
 HOOK_EVENT_NAME = "PostToolUse"
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit")
 EXIT_WAVE_FEEDBACK = 2  # Wave shows a PostToolUse hook's stderr to the model on this code only
+MAX_EVENT_BYTES = 8 << 20  # an event is a path and the text written: anything longer is not one to answer
 MAX_SHOWN = 10  # lines of findings in one reminder, the last one a count of the rest when there are more
 
 # Where memory lives, by name alone: rules dirs, `.ai-memory`, instruction files and the
@@ -57,6 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="how to answer: default wave for a path under .wave/, else claude-code",
     )
     add_config_argument(parser)
+    add_preview_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     if path is None or not in_memory(path):
         return EXIT_CLEAN  # decided by the path alone: nothing is read for a write elsewhere
     try:
-        text = reminder(path, args.config)
+        text = reminder(path, args.config, args.preview)
     except Exception as error:  # noqa: BLE001 - a config error or a bug must not break the agent
         from mnemolint.parse.textutil import visible
 
@@ -94,9 +96,21 @@ def _tell(message: str) -> None:
 
 
 def _read_event() -> object:
+    """The event on stdin: at most `MAX_EVENT_BYTES` are read (a stream that never ends is
+    refused, not held in memory), and a terminal is not waited on (an agent pipes the event)."""
     import json
 
-    data = sys.stdin.buffer.read() if sys.stdin is not None else b""
+    stdin = sys.stdin
+    if stdin is None:
+        data = b""
+    elif stdin.isatty():
+        raise ValueError(
+            "the hook event is read on stdin, as an agent pipes it (`echo '{...}' | mnemolint hook post-tool-use`)"
+        )
+    else:
+        data = stdin.buffer.read(MAX_EVENT_BYTES + 1)
+        if len(data) > MAX_EVENT_BYTES:
+            raise ValueError(f"the hook event on stdin is over {MAX_EVENT_BYTES >> 20} MB")
     try:
         return json.loads(data)
     except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
@@ -153,7 +167,7 @@ def _inside_a(path: str, container: ContainerType) -> str | None:
     return next((folder for folder in upwards(os.path.dirname(path)) if container.located(folder)), None)
 
 
-def reminder(path: str, config: str | None = None) -> str:
+def reminder(path: str, config: str | None = None, preview: bool | None = None) -> str:
     """The reminder for a write to `path` ("" when there is nothing to say): the findings on the
     file, and those on the lines of its index that link it (a drifted entry, say), most severe first."""
     from mnemolint.config import load_settings
@@ -164,6 +178,8 @@ def reminder(path: str, config: str | None = None) -> str:
     if not os.path.isfile(path) or os.path.islink(path):
         return ""  # gone since, or a link: `check` judges a link where it stands, the hook has nothing to add
     settings = load_settings(config, path)
+    if preview is not None:  # --preview / --no-preview over the config's `preview`
+        settings.preview = preview
     paths = [path]
     memdir = memory_dir_of(path)
     index = os.path.join(memdir, INDEX_NAME) if memdir else path
@@ -209,9 +225,9 @@ def compose(path: str, diagnostics: list[Diagnostic]) -> str:
         key=lambda group: (-severity_rank(group[0].severity), group[0].path != path, order[group[0].code]),
     )
     head = next((_AFTER_WRITE[group[0].code] for group in ranked if group[0].code in _AFTER_WRITE), _NOTICE)
-    from mnemolint.parse.textutil import visible
+    from mnemolint.report import printable
 
-    lines = [f"mnemolint, on the write to {visible(path)}: {head}"]
+    lines = [f"mnemolint, on the write to {printable(path)}: {head}"]
     shown = ranked if len(ranked) <= MAX_SHOWN else ranked[: MAX_SHOWN - 1]
     lines.extend(_line(group, path) for group in shown)
     if len(shown) < len(ranked):
@@ -243,7 +259,8 @@ def _some(items: list[str]) -> str:
 
 
 def _shown_path(path: str, written: str) -> str:
-    """Another file of the finding, relative to the written file's directory."""
-    from mnemolint.parse.textutil import visible
+    """Another file of the finding, relative to the written file's directory, printed as the
+    messages are (`report.printable`: a token in a file name is masked)."""
+    from mnemolint.report import printable
 
-    return visible(os.path.relpath(path, os.path.dirname(written)).replace(os.sep, "/"))
+    return printable(os.path.relpath(path, os.path.dirname(written)).replace(os.sep, "/"))

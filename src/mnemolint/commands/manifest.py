@@ -30,7 +30,6 @@ HELP = "print the memory manifest the agents seed their extraction step with"
 
 MAX_ENTRIES = 200  # memoryIndex.ts: newest first, capped
 DAY_MS = 86_400_000
-CLAUDE_SCAN_LINES = 30  # memoryScan.ts:22: Claude Code reads the frontmatter within these lines only
 STALENESS = (
     "This memory is {days} days old. Memories are point-in-time observations, not live state — claims about "
     "code behavior or file:line citations may be outdated. Verify against current code before asserting as fact."
@@ -76,7 +75,7 @@ def entries(memdir: MemoryDir, options: dict) -> list[Entry]:
     `MAX_ENTRIES`: `type` only when it is one of the four (matched as written), `description`
     only when it is a non-empty string. Wave (W-IDX memoryIndex.ts:38-85) takes every `.md` file
     but `MEMORY.md`, READMEs too, read with its own frontmatter reader; Claude Code reads the
-    topics' YAML within their first 30 lines (memoryScan.ts:22, 48-61)."""
+    frontmatter within the topics' first 30 lines (`agents/claude_code.scan_fields`)."""
     from mnemolint.kinds.memory import INDEX_NAME, TYPES
     from mnemolint.parse.document import Document
     from mnemolint.readers import WAVE
@@ -109,18 +108,17 @@ def entries(memdir: MemoryDir, options: dict) -> list[Entry]:
 
 
 def _fields(document: Document, wave: bool) -> dict:
-    """The frontmatter fields the agent takes from `document` (none when it cannot read them)."""
-    from mnemolint.parse.frontmatter import OK
-    from mnemolint.parse.wave_frontmatter import read
-
+    """The frontmatter fields the agent takes from `document` (none when it cannot read them):
+    Wave's line reader, or Claude Code's memory scan (the topic's head, its second try at YAML)."""
     if document.text is None:
         return {}
     if wave:
+        from mnemolint.parse.wave_frontmatter import read
+
         return read(document.text) or {}
-    front = document.frontmatter
-    if front.status != OK or not front.data or front.close_line > CLAUDE_SCAN_LINES:
-        return {}
-    return front.data
+    from mnemolint.agents.claude_code import scan_fields
+
+    return scan_fields(document.text, document.options["yaml-max-depth"])
 
 
 def age_days(mtime_ms: float, now: datetime.datetime) -> int:

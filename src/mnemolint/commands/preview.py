@@ -10,6 +10,7 @@ loads no memory section at all (capacity 10); with topics but no index, the inde
 
 from __future__ import annotations
 
+import os
 import sys
 
 from mnemolint.commands import EXIT_CLEAN
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     import argparse
 
     from mnemolint.kinds.memory import MemoryDir
+    from mnemolint.parse.document import Document
     from mnemolint.readers import Reader
 
 NAME = "preview"
@@ -34,6 +36,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="default: wave for a dir under .wave/, else claude-code; codex shows the AGENTS.md chain of DIR",
     )
     parser.add_argument("--output-format", choices=("text", "json"), default="text", help="default: text")
+    parser.add_argument(
+        "--auto-memory",
+        action="store_true",
+        help="DIR is a project: show what Claude Code loads of its auto memory (~/.claude/projects/<project>/memory)",
+    )
     add_config_argument(parser)
     add_codex_argument(parser)
 
@@ -114,7 +121,8 @@ def codex_preview(directory: str, options: dict) -> dict:
     from mnemolint.load import codex_load
     from mnemolint.redact import redact
 
-    chain = [document for document in codex_chain(directory, {}, options) if document.text is not None]
+    found = codex_chain(directory, {}, options)
+    chain = [document for document in found if document.text is not None]
     limit = options["codex-max-bytes"]
     parts, text = codex_load([(doc.path, (doc.text or "").encode("utf-8", "surrogatepass")) for doc in chain], limit)
     return {
@@ -127,19 +135,35 @@ def codex_preview(directory: str, options: dict) -> dict:
         ],
         "loaded_bytes": sum(part.kept for part in parts if not part.empty),
         "loaded": redact(text),
+        "unread": [{"path": doc.path, "reason": _why_unread(doc)} for doc in found if doc.text is None],
     }
+
+
+def _why_unread(document: Document) -> str:
+    """Why a file of the chain was not read: a dangerous link (never read by any command), too
+    large, or not text."""
+    if document.read_error:
+        return document.read_error
+    return "over `max-file-bytes`" if document.too_large else "not UTF-8 text"
 
 
 def describe_codex(facts: dict) -> str:
     """`codex_preview`'s facts as the text `preview --agent codex` prints."""
+    import os
+
     from mnemolint.parse.textutil import visible
     from mnemolint.report import display_path
 
     where = display_path(facts["directory"])
-    if not facts["files"]:
+    unread = facts["unread"]
+    if not facts["files"] and not unread:
         return f"No AGENTS.md on Codex's way from the git root to {where}: Codex loads no project doc there.\n"
     lines = [f"Codex's AGENTS.md chain for a session in {where} (project_doc_max_bytes {facts['max_bytes']:,}):"]
-    for entry in facts["files"]:
+    # One file a folder, root first: a deeper path comes later in the chain.
+    for entry in sorted([*facts["files"], *unread], key=lambda entry: entry["path"].count(os.sep)):
+        if "reason" in entry:  # what Codex would take from it is neither shown nor counted below
+            lines.append(f"  {display_path(entry['path'])}: not read: {entry['reason']}")
+            continue
         if not entry["cut"]:
             state = "read whole"
         elif entry["read"] == 0:
@@ -148,7 +172,12 @@ def describe_codex(facts: dict) -> str:
             split = ", inside a UTF-8 character (shown as U+FFFD)" if entry["split"] else ""
             state = f"cut after {entry['read']:,} bytes{split}"
         lines.append(f"  {display_path(entry['path'])}: {entry['bytes']:,} bytes, {state}")
-    lines.append(f"Codex loads {facts['loaded_bytes']:,} bytes, the files joined with a blank line:")
+    if unread:
+        lines.append("Codex also loads what the files not read here hold; mnemolint shows none of it.")
+        if not facts["files"]:
+            return "\n".join(lines) + "\n"
+    read = " of the files read here" if unread else ""
+    lines.append(f"Codex loads {facts['loaded_bytes']:,} bytes{read}, the files joined with a blank line:")
     lines.append("")
     lines.extend(visible(line) for line in facts["loaded"].split("\n"))
     return "\n".join(lines) + "\n"
@@ -161,6 +190,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.agent == "codex":
         return _run_codex(args)
+    if args.auto_memory:
+        args.directory, args.agent = _auto_memory_of(args.directory), "claude-code"
     directory, settings = memory_dir_settings(args, args.directory)
     reader = BY_NAME[args.agent or agent_for(directory)]
     facts = preview(find_memory_dir(directory, settings), reader, settings.options)
@@ -174,6 +205,23 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(describe(facts, reader))
     return EXIT_CLEAN
+
+
+def _auto_memory_of(project: str) -> str:
+    """The auto-memory dir Claude Code keeps for a session in `project`; a usage error when auto
+    memory is off there or the dir does not exist, saying which and why."""
+    from mnemolint.agents.claude_code import auto_memory_dir, auto_memory_off
+    from mnemolint.commands.common import directory_argument
+    from mnemolint.errors import ConfigError
+
+    folder = directory_argument(project)
+    off = auto_memory_off(folder)
+    if off:
+        raise ConfigError(f"Claude Code's auto memory is off for {folder}: {off}")
+    memory = auto_memory_dir(folder)
+    if not os.path.isdir(memory):
+        raise ConfigError(f"Claude Code keeps the auto memory of {folder} in {memory}, which does not exist yet")
+    return memory
 
 
 def _run_codex(args: argparse.Namespace) -> int:
@@ -190,6 +238,7 @@ def _run_codex(args: argparse.Namespace) -> int:
             **facts,
             "directory": display_path(directory),
             "files": [{**entry, "path": display_path(entry["path"])} for entry in facts["files"]],
+            "unread": [{**entry, "path": display_path(entry["path"])} for entry in facts["unread"]],
         }
         json.dump(shown, sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
@@ -216,7 +265,7 @@ def _unread(memdir: MemoryDir) -> str | None:
 
 def describe(facts: dict, reader: Reader) -> str:
     """`facts` as the text `preview` prints."""
-    from mnemolint.load import kilobytes
+    from mnemolint.agents.claude_code import kilobytes
     from mnemolint.parse.textutil import plural, visible
     from mnemolint.report import display_path
 

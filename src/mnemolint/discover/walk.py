@@ -22,7 +22,7 @@ from mnemolint.errors import ConfigError
 from mnemolint.kinds.base import Container, ContainerType
 from mnemolint.kinds.registry import CONTAINERS, kind_of
 from mnemolint.parse.document import Document
-from mnemolint.paths import DEFAULT_EXCLUDES, inside, repository, sensitive_place, upwards
+from mnemolint.paths import DEFAULT_EXCLUDES, inside, link_hazard, repository, upwards
 from mnemolint.readers import AGENT_HOMES
 
 _MARKERS = {container.marker: container for container in CONTAINERS if container.marker}
@@ -126,8 +126,7 @@ class _Walk:
         except OSError:
             target = "?"
         resolved = os.path.realpath(entry.path)  # lstat and readlink only: nothing behind it is opened
-        written = os.path.normpath(os.path.join(os.path.dirname(entry.path), target))
-        sensitive = sensitive_place(resolved.replace(os.sep, "/")) or sensitive_place(written.replace(os.sep, "/"))
+        sensitive = link_hazard(entry.path, target, resolved)
         facts = {"resolved": resolved, "outside": not inside(resolved, repository(root)), "sensitive": sensitive}
         try:
             info = os.stat(entry.path)
@@ -266,6 +265,11 @@ class _Matcher:
             return False
         rel = os.path.relpath(path, self.root).replace(os.sep, "/")
         return bool(self._match(rel) or self._match(rel + "/") or self._match(os.path.basename(path)))
+
+
+def placed(directory: str, settings: Settings) -> ContainerType | None:
+    """The container type `directory` is by where it is or by a configured glob, as the walk judges it."""
+    return _Walk(settings).placed(directory)
 
 
 def discover(paths: list[str], settings: Settings) -> Tree:

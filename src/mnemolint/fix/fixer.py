@@ -170,12 +170,26 @@ def _plan(result: Result, unsafe: bool) -> tuple[dict[str, tuple[str | None, Fix
             edits = "the file is not readable UTF-8 text (see TXT002, NST002), so it is not rewritten"
         else:
             edits = fix.compute()
+            if not isinstance(edits, str) and _writes_secret(edits, document.text if document is not None else None):
+                edits = "it would write credential-shaped text that the file does not hold (see SEC001)"
         if isinstance(edits, str):
             unavailable.append((diagnostic, path, edits))
         elif edits:
             text = document.text if document is not None else None
             targets.setdefault(path, (text, []))[1].append((diagnostic, edits))
     return targets, unavailable
+
+
+def _writes_secret(edits: tuple[Edit, ...], text: str | None) -> bool:
+    """Whether `edits` insert a credential-shaped span that `text` does not already hold: what a
+    fix writes is printed by `--diff` masked, so it must never be a secret of its own."""
+    from mnemolint.redact import find_secrets
+
+    return any(
+        edit.content[secret.start : secret.end] not in (text or "")
+        for edit in edits
+        for secret in find_secrets(edit.content)
+    )
 
 
 def apply_edits(text: str, fixes: list[tuple[Edit, ...]]) -> tuple[str, list[int]]:
@@ -248,7 +262,10 @@ def unified_diff(changes: dict[str, tuple[str | None, str]]) -> str:
     The diff is made of the real lines; each line is then printed from the redacted text
     (`redact.redact` keeps lines), so a change next to a credential shows without showing it, and
     with its control characters escaped (tabs and line endings kept, so a plain file's diff still
-    applies).
+    applies). It still shows exactly what lands: no fix writes credential-shaped text the file does
+    not already hold (`generate.entry` leaves it out of every line it makes, and `_plan` refuses
+    any other fix that would), so a `***` on an added line stands for text the file has already,
+    masked on the line it comes from too.
     """
     import difflib
 

@@ -101,13 +101,21 @@ def order(topic: Document) -> tuple[int, str]:
 
 def entry(memdir: MemoryDir, topic: Document, limit: int) -> Entry:
     """The topic's line, at most `limit` UTF-16 units: the description is cut with "…" to fit,
-    or left out when not even its first character fits; a title too long for the line is cut."""
-    problem = unindexable(topic.rel)
+    or left out when not even its first character fits; a title too long for the line is cut.
+
+    The line never carries credential-shaped text (`redact.find_secrets`, the detector that masks
+    every output): `MEMORY.md` is loaded into every session. A title or description that holds
+    some, as YAML decodes it or as the file spells it, is left out (the line is titled with the
+    file's stem and says nothing more; SEC001 reports the value in the topic), and a topic whose
+    path holds some gets no line at all.
+    """
+    problem = unindexable(topic.rel) or (_SECRET_PATH if _carries_secret(topic.rel) else None)
     if problem:
         return Entry(topic, "", problem)
     front = topic.frontmatter
     stem = posixpath.splitext(posixpath.basename(topic.rel))[0]
-    title = _no_comment(_collapse(front.text("name")).translate(_TITLE) or stem.translate(_TITLE))
+    name = "" if _secret_value(topic, "name") else _collapse(front.text("name"))
+    title = _no_comment(name.translate(_TITLE) or stem.translate(_TITLE))
     target = topic.rel.translate(_TARGET)
     if target.startswith("~"):  # the reader takes `~/…` for a home path
         target = "%7E" + target[1:]
@@ -119,14 +127,46 @@ def entry(memdir: MemoryDir, topic: Document, limit: int) -> Entry:
         if not title:
             return Entry(topic, "", f"its path is too long for a {limit}-character index line")
     link = f"- [{title}]({target})"
-    description = _no_comment(_collapse(front.text("description")).replace("](", "]\\("))
+    description = "" if _secret_value(topic, "description") else front.text("description")
+    description = _no_comment(_collapse(description).replace("](", "]\\("))
     room = limit - utf16_len(link) - len(SEPARATOR)
     if utf16_len(description) > room:
         description = _shorten(description, room - 1)
     line = f"{link}{SEPARATOR}{description}" if description else link
+    if _carries_secret(line):  # pieces that are harmless alone, credential-shaped together
+        line = link if not _carries_secret(link) else f"- [{stem.translate(_TITLE)}]({target})"
+        if _carries_secret(line):
+            return Entry(topic, "", _SECRET_PATH)
     if not _reads_back(memdir, line, topic.rel):
         return Entry(topic, "", "its index line would not read back as a link to it")
     return Entry(topic, line)
+
+
+_SECRET_PATH = "its path holds credential-shaped text, which an index line would copy into every session"
+
+
+def _carries_secret(text: str) -> bool:
+    from mnemolint.redact import find_secrets
+
+    return bool(find_secrets(text))
+
+
+def _secret_value(topic: Document, key: str) -> bool:
+    """Whether the frontmatter value of `key` holds credential-shaped text, as YAML decodes it
+    (`"\\x67hp_…"` is `ghp_…`) or as the file spells it (its key's lines, up to the next key)."""
+    front = topic.frontmatter
+    if _carries_secret(front.text(key) or ""):
+        return True
+    line = front.key_line(key)
+    if line is None:
+        return False
+    first = line - front.fence_line - 1
+    raw = [front.yaml_lines[first]]
+    for text in front.yaml_lines[first + 1 :]:
+        if text[:1] not in (" ", "\t", ""):
+            break
+        raw.append(text)
+    return _carries_secret("\n".join(raw))
 
 
 def generate(memdir: MemoryDir, options: dict, eol: str = "\n") -> Index:

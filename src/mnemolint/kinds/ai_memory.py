@@ -7,8 +7,8 @@ and one `YYYYMMDD/` folder a day holding `daily.md`, `topics.md` and
 
 The container answers, once each, what its rules share: its dated folders (by listing its
 directory, so a folder holding no file of a kind still counts), and, when it lies in a git work
-tree, that tree's top level and the files of `.ai-memory/` git already tracks. Git runs with a
-timeout, and a missing or failing git means "not in a work tree", never an error.
+tree, that tree's top level (found without git) and the files of `.ai-memory/` git already
+tracks (asked through `gitrun`); a missing or failing git means "nothing tracked", never an error.
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ USER_PROFILE_NAME = "user_profile.md"
 SHARED_NAMES = (PROJECT_MEMORY_NAME, HANDOFF_NAME)  # committed, for the team (003 version control)
 DATED = Lazy(r"[0-9]{8}")  # a `YYYYMMDD` folder name, possible date or not
 SESSION_FILE = Lazy(r"session_memory_([0-9]{8})-([0-9]{2})([0-9]{2})\.jsonl")
-GIT_TIMEOUT = 5  # seconds for each git command: a hung git must not hang a commit
 
 # The skill is run by whichever agent loads it (Trae, VS Code, Claude Code…): it reads the files
 # as plain Markdown and JSON lines, with no frontmatter.
@@ -94,7 +93,7 @@ class AiMemoryDir(Container):
         if self._git_top is False:
             from mnemolint.project import git_top_level
 
-            found = git_top_level(self.project, timeout=GIT_TIMEOUT)
+            found = git_top_level(self.project)
             self._git_top = os.path.realpath(found) if found else None
         return self._git_top  # type: ignore[return-value]
 
@@ -102,9 +101,9 @@ class AiMemoryDir(Container):
     def tracked(self) -> list[str]:
         """Paths below `.ai-memory/` (relative to it, POSIX) that git tracks; none outside a work tree."""
         if self._tracked is None:
-            from mnemolint.project import git
+            from mnemolint.gitrun import git
 
-            listed = git(self.path, "ls-files", "-z", "--", ".", timeout=GIT_TIMEOUT) if self.git_top else None
+            listed = git(self.path, "ls-files", "-z", "--", ".") if self.git_top else None
             self._tracked = sorted(os.fsdecode(name) for name in (listed or b"").split(b"\0") if name)
         return self._tracked
 

@@ -6,10 +6,18 @@ a deeper file overriding a shallower one and, within a file, the last matching l
 ignored directory is ignored whatever a later `!` line says, since git never looks inside that
 directory. tests/test_gitignore.py checks it against `git check-ignore` in a real repository.
 
+pathspec's expression of a line with many wildcards backtracks exponentially (`*a*a*a*a*a*a*b`
+against a long name ran for minutes), so such a line is matched by `safe_regex` (the same
+answer, directory mark included, in time linear in the name); an `Ignores` matches at most
+`MAX_COSTLY` such lines (a `Budget`), and leaves out any beyond, or one too long to match (`TooComplex`), as
+it leaves out a line pathspec cannot compile. The search over the lines is pathspec's own: the
+last line matching the path itself wins, else the last one matching a folder of it.
+
 Only `.gitignore` files count, not `.git/info/exclude` or a global excludes file: those are one
 person's, and what the rules ask is what every clone of the project ignores. A `.gitignore` the
 walk linted is read from its `Document` (so a fix computed but not yet written counts); one it
-did not (above the linted root, or inside a container) is read through a `Document` too.
+did not (above the linted root, or inside a container) is read through a `Document` too. A
+`.gitignore` that is a symlink or a FIFO is not read, as git reads neither (`not_read`).
 pathspec is imported only when a question is asked.
 """
 
@@ -20,6 +28,10 @@ import os
 from mnemolint.kinds.base import Kind
 from mnemolint.parse.document import Document
 from mnemolint.readers import CLAUDE
+
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
+if TYPE_CHECKING:
+    from mnemolint.parse.safe_regex import SafeRegex
 
 NAME = ".gitignore"
 
@@ -45,20 +57,28 @@ class Verdict:
         self.source = source
 
 
+MAX_COSTLY = 64  # lines of many wildcards one `Ignores` matches (each costs a Python loop per path)
+_DIR_MARK = "ps_d"  # pathspec's group for a match through a directory pattern
+
+
 class _Spec:
-    """One `.gitignore`: its patterns and the line of each. A line pathspec cannot turn into a
-    regular expression (a reversed range, `[z-a]`) is left out: git's wildmatch matches at most its
-    first character with it, which no memory file is named after."""
+    """One `.gitignore`: its patterns (whether each includes, and its expression) and the line of
+    each. A line pathspec cannot turn into a regular expression (a reversed range, `[z-a]`) is
+    left out: git's wildmatch matches at most its first character with it, which no memory file
+    is named after."""
 
-    __slots__ = ("path", "spec", "lines", "patterns")
+    __slots__ = ("path", "expressions", "lines", "patterns")
 
-    def __init__(self, path: str, text: str) -> None:
+    def __init__(self, path: str, text: str, owner: Ignores) -> None:
         import re
         import warnings
 
         from pathspec import GitIgnoreSpec
 
-        patterns, self.lines, self.patterns = [], [], []
+        from mnemolint.parse.safe_regex import guarded
+
+        self.expressions: list[tuple[bool, re.Pattern | SafeRegex]] = []
+        self.lines, self.patterns = [], []
         text = text[1:] if text.startswith("\ufeff") else text  # git skips a byte-order mark
         for number, line in enumerate(text.split("\n"), 1):
             line = line[:-1] if line.endswith("\r") else line
@@ -66,22 +86,53 @@ class _Spec:
                 with warnings.catch_warnings():  # `[[` compiles with a FutureWarning, not for the user's eyes
                     warnings.simplefilter("ignore", FutureWarning)
                     found = GitIgnoreSpec.from_lines([line]).patterns
-            except (re.error, ValueError):  # also pathspec's own error: a line git never matches (`!`)
+                    expressions = [
+                        (bool(pattern.include), guarded(pattern.regex, owner.budget))
+                        for pattern in found
+                        if pattern.include is not None and pattern.regex is not None
+                    ]
+            except (re.error, ValueError):  # pathspec's own error (`!`: git never matches it); TooComplex
                 continue
-            for pattern in found:
-                if pattern.include is not None:
-                    patterns.append(pattern)
-                    self.lines.append(number)
-                    self.patterns.append(line)
+            for expression in expressions:
+                self.expressions.append(expression)
+                self.lines.append(number)
+                self.patterns.append(line)
         self.path = path
-        self.spec = GitIgnoreSpec(patterns)
 
     def check(self, rel: str) -> Verdict | None:
-        found = self.spec.check_file(rel)
-        if found.include is None or found.index is None:
+        """pathspec's `GitIgnoreSpec.check_file`: the last line matching `rel` itself, else the
+        last matching it through a directory pattern (a folder of it)."""
+        chosen: int | None = None
+        for index in range(len(self.expressions) - 1, -1, -1):
+            include, expression = self.expressions[index]
+            found = expression.search(rel)
+            if found is None:
+                continue
+            if not found.groupdict().get(_DIR_MARK):
+                chosen = index
+                break
+            if chosen is None:
+                chosen = index
+        if chosen is None:
             return None
-        index = found.index
-        return Verdict(bool(found.include), Source(self.path, self.lines[index], self.patterns[index]))
+        return Verdict(self.expressions[chosen][0], Source(self.path, self.lines[chosen], self.patterns[chosen]))
+
+
+def not_read(path: str) -> str | None:
+    """What stands at `path` when it is a `.gitignore` git does not read: "a symlink" (git opens a
+    `.gitignore` without following links, since git 2.32) or "a named pipe (FIFO)" and the like (git
+    would wait on it; mnemolint never opens one). None for a regular file or nothing at all."""
+    import stat
+
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return None
+    if stat.S_ISLNK(mode):
+        return "a symlink"
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    return "a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "not a regular file (a device or a socket)"
 
 
 class Ignores:
@@ -95,12 +146,18 @@ class Ignores:
         self.top = top
         self.texts = texts
         self.options = options
+        from mnemolint.parse.safe_regex import Budget
+
+        self.budget = Budget(MAX_COSTLY)
         self._specs: dict[str, _Spec | None] = {}
 
     def text(self, path: str) -> str | None:
-        """The text of the `.gitignore` at `path`, None when there is none (or it is unreadable)."""
-        if path not in self.texts:
-            self.texts[path] = Document(path, GITIGNORE, self.options).text if os.path.isfile(path) else None
+        """The text of the `.gitignore` at `path`, None when there is none, git reads none there
+        (`not_read`) or it is unreadable."""
+        unread = not_read(path)
+        if unread or path not in self.texts:
+            readable = not unread and os.path.isfile(path)
+            self.texts[path] = Document(path, GITIGNORE, self.options).text if readable else None
         return self.texts[path]
 
     def with_text(self, path: str, text: str) -> Ignores:
@@ -111,7 +168,7 @@ class Ignores:
         if directory not in self._specs:
             path = os.path.join(directory, NAME)
             text = self.text(path)
-            self._specs[directory] = _Spec(path, text) if text else None
+            self._specs[directory] = _Spec(path, text, self) if text else None
         return self._specs[directory]
 
     def check(self, path: str, directory: bool = False) -> Verdict:

@@ -183,17 +183,12 @@ def _read(document: Document, reader: Reader, limit: int) -> Reading:
         value: object = fields.get("paths")
         wave = [globs.compile_wave(pattern, limit) for pattern in globs.wave_values(value)]
         return Reading(reader, value, wave, not wave)
-    from mnemolint.parse import frontmatter
-
-    front = document.frontmatter
-    data = front.data
-    if front.status == frontmatter.INVALID:  # Claude Code quotes special values and tries again
-        data = frontmatter.requoted(front.yaml_lines, document.options["yaml-max-depth"])
+    data = document.frontmatter.data  # with what Claude Code's second try reads of invalid YAML
     value = data.get("paths") if isinstance(data, dict) else None
     written = globs.claude_values(value)
     if globs.unconditional_for_claude(written):
         return Reading(reader, value, [], True)
-    claude = [glob for part in written for glob in globs.compile_claude(part, limit)]
+    claude = globs.compile_claude_all(written, limit)
     return Reading(reader, value, claude, False)
 
 
@@ -231,9 +226,8 @@ RULE_FILE = Kind(
     frontmatter_fields=True,
     suppressions=True,
     unread_frontmatter=(
-        "a strict YAML reader gets no `paths` from it (Claude Code retries with such values quoted, and Wave "
-        "reads the block with its own reader), so what scopes the rule depends on the agent: quote each glob "
-        '(`- "**/*.md"`)'
+        "YAML readers (Claude Code's among them) get no `paths` from it (Wave reads the block with its own "
+        'reader), so what scopes the rule depends on the agent: quote each glob (`- "**/*.md"`)'
     ),
     fields="`paths`, so the rule applies to every file",
     keys=("paths",),  # the only field either agent takes from a rule

@@ -7,13 +7,15 @@ kind without frontmatter or suppression comments never has either parsed.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 
 from mnemolint.parse import suppress
 from mnemolint.parse.citations import may_cite
-from mnemolint.parse.frontmatter import FrontMatter, split_and_parse
+from mnemolint.parse.frontmatter import INVALID, TOO_COMPLEX, FrontMatter, split_and_parse
 from mnemolint.parse.textutil import js_trim
+from mnemolint.paths import dangerous_link
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -133,8 +135,15 @@ class Document:
         self._loaded = True
         limit = self.options["max-file-bytes"]
         try:
-            fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+            fd = _open(self.path)
+            if isinstance(fd, str):
+                self.read_error = fd
+                return
             with open(fd, "rb", buffering=0) as handle:
+                refused = dangerous_link(self.path, _opened(fd))  # a linked folder above it
+                if refused:
+                    self.read_error = refused
+                    return
                 info = os.fstat(handle.fileno())
                 if not stat.S_ISREG(info.st_mode):
                     self.read_error = "not a regular file (a FIFO, device or directory stands at its name)"
@@ -212,7 +221,14 @@ class Document:
         """The frontmatter block; for a kind that has none, an absent one (a `---` there is text)."""
         if self._frontmatter is None:
             if self.kind is not None and self.kind.frontmatter:
-                self._frontmatter = split_and_parse(self.lines, self.options["yaml-max-depth"])
+                front = split_and_parse(self.lines, self.options["yaml-max-depth"])
+                if front.status in (INVALID, TOO_COMPLEX):  # what Claude Code's second try reads
+                    from mnemolint.agents.claude_code import recover
+
+                    # an instruction file is read with its CRs, a topic (the memory scan) without
+                    crs = self.kind.instructions and any(line.endswith("\r") for line in self.lines[: front.close_line])
+                    recover(front, self.options["yaml-max-depth"], crs)
+                self._frontmatter = front
             else:
                 self._frontmatter = FrontMatter()
         return self._frontmatter
@@ -318,6 +334,31 @@ _WIDE_MARKS = (
     (b"\xff\xfe", "UTF-16"),
     (b"\xfe\xff", "UTF-16"),
 )
+
+
+_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def _open(path: str) -> int | str:
+    """A descriptor of the file at `path`, or why it is not opened: a link is judged before it is
+    followed (`paths.dangerous_link`), so nothing in a system folder or a credential is opened."""
+    try:
+        return os.open(path, _FLAGS | _NOFOLLOW)
+    except OSError as error:
+        if not _NOFOLLOW or error.errno not in (errno.ELOOP, errno.EMLINK):
+            raise
+    refused = dangerous_link(path)  # the file itself is a link
+    return refused if refused else os.open(path, _FLAGS)
+
+
+def _opened(fd: int) -> str | None:
+    """Where the open file `fd` really is, when the system says it without a lookup (Linux's
+    /proc/self/fd); None elsewhere, and the path is then resolved by name."""
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return None
 
 
 def _wide_encoding(data: bytes) -> tuple[str, str] | None:

@@ -146,7 +146,9 @@ class FrontMatter:
     """The frontmatter block of one document and what reading it gave.
 
     Line numbers are 1-based lines of the file. `status` is one of NONE (no fence on line 1),
-    OK, UNCLOSED, INVALID, NOT_MAPPING, TOO_COMPLEX; `data` is a dict only when OK.
+    OK, UNCLOSED, INVALID, NOT_MAPPING, TOO_COMPLEX; `data` is a dict only when OK. `retried`: plain
+    YAML refused the block (its `error` kept) and `data` is what Claude Code's second try reads
+    (agents/claude_code.py), which FM001 reports and the other rules read as the fields.
     """
 
     __slots__ = (
@@ -159,6 +161,7 @@ class FrontMatter:
         "error_line",
         "error_column",
         "ambiguous",
+        "retried",
         "_key_lines",
     )
 
@@ -172,6 +175,7 @@ class FrontMatter:
         self.error_line: int | None = None
         self.error_column: int | None = None
         self.ambiguous: list[Ambiguous] = []
+        self.retried = False
         self._key_lines: dict[str, int] | None = None
 
     @property
@@ -234,9 +238,12 @@ def split_and_parse(lines: list[str], max_depth: int) -> FrontMatter:
     return result
 
 
-def _parse(result: FrontMatter, text: str, max_depth: int, lines: list[str] | None = None) -> None:
+def _parse(
+    result: FrontMatter, text: str, max_depth: int, lines: list[str] | None = None, last_wins: bool = False
+) -> None:
     """Read `text` into `result`; given its `lines`, a flat block ruamel would read as strings
-    alone is read without ruamel (`fast_yaml`: the same facts, minus ruamel's import)."""
+    alone is read without ruamel (`fast_yaml`: the same facts, minus ruamel's import).
+    `last_wins`: a key given twice is no error, its last value counts (as Bun's parser reads it)."""
     if not text.strip():
         result.status, result.data = OK, {}
         return
@@ -256,7 +263,7 @@ def _parse(result: FrontMatter, text: str, max_depth: int, lines: list[str] | No
             if refusal:
                 result.status, result.error = TOO_COMPLEX, refusal
                 return
-        data = _load(text)
+        data = _load(text, last_wins)
         if not risky and _may_be_ambiguous(data):
             _scan_events(text, max_depth, result)
     except YAMLError as error:
@@ -281,34 +288,37 @@ def fast_path(lines: list[str], max_depth: int) -> dict[str, str] | None:
     return None if flat is None or _may_be_ambiguous(flat) else flat
 
 
-# Claude Code's second try at invalid frontmatter (frontmatterParser.ts:79-121, 148-160): values
-# holding a YAML special character are quoted, then the block is parsed again.
-_VALUE = re.compile(r"^(\s*(?:-\s+|[^\s#:-][^:]*:\s+))([^\s\"'].*?)\s*$")
-_SPECIAL = re.compile(r"[*&!{}\[\]|>%@`]")
+def parse_block(text: str, max_depth: int, last_wins: bool = False) -> FrontMatter:
+    """A frontmatter block's text read as YAML 1.2, its mapping in `data` when OK (no positions:
+    the block is not a file's); `last_wins` as for `_parse`."""
+    result = FrontMatter()
+    _parse(result, text, max_depth, last_wins=last_wins)
+    return result
 
 
-def requoted(yaml_lines: list[str], max_depth: int) -> dict[str, Any] | None:
-    """The mapping Claude Code gets from a block plain YAML refused, after quoting every value that
-    holds a special character (`- **/*.md` becomes `- "**/*.md"`); None when that fails too."""
-    lines = []
-    for line in yaml_lines:
-        match = _VALUE.match(line)
-        value = match.group(2) if match else ""
-        if match and _SPECIAL.search(value) and value not in (">", "|", ">-", "|-", ">+", "|+"):
-            escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-            line = f'{match.group(1)}"{escaped}"'
-        lines.append(line)
-    retried = FrontMatter()
-    _parse(retried, "\n".join(lines), max_depth)
-    return retried.data if retried.status == OK else None
-
-
-def _load(text: str) -> Any:
+def _load(text: str, last_wins: bool = False) -> Any:
     loader = _make_loader(text)
+    if last_wins:
+        loader.__class__ = _last_wins_class(type(loader))
     try:
         return loader.get_single_data()
     finally:
         loader.dispose()
+
+
+_LAST_WINS: dict[Any, Any] = {}
+
+
+def _last_wins_class(loader_class: Any) -> Any:
+    """`loader_class` whose mappings take the last value of a repeated key instead of refusing it."""
+    if loader_class not in _LAST_WINS:
+
+        class LastWins(loader_class):
+            def check_mapping_key(self, node: Any, key_node: Any, mapping: Any, key: Any, value: Any) -> bool:
+                return True  # stored again: the last value stays
+
+        _LAST_WINS[loader_class] = LastWins
+    return _LAST_WINS[loader_class]
 
 
 def _may_be_ambiguous(value: Any) -> bool:

@@ -10,7 +10,12 @@ matches them. The two agents differ:
   comma-separated string (commas inside braces kept), expands braces (no numeric ranges),
   drops a trailing `/**`, treats all-`**` as unconditional, and matches with gitignore
   semantics, case-insensitive, relative to the folder holding `.claude`. Here: pathspec's
-  gitignore patterns, compiled once.
+  gitignore patterns, compiled once; one of many wildcards is matched by `safe_regex` (pathspec's
+  expression backtracks exponentially: `*a*a*a*a*a*a*a*a*a*a*b` ran for minutes on a 60-character
+  name), and one too large even for that is a SYNTAX problem (WAV004), not a hang.
+- Wave's patterns, through wcmatch, get the same bound by their form (`wave_cost`): quantified
+  extglob groups with alternatives (`+(a|aa)`), more than `MAX_GLOBSTARS` `**` or more than
+  `MAX_STARS` `*` in one segment backtrack past any budget, so they are SYNTAX problems too.
 
 Nothing here touches the file system.
 """
@@ -24,6 +29,8 @@ from mnemolint.patterns import Lazy
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
     from collections.abc import Iterable
+
+    from mnemolint.parse.safe_regex import Budget, SafeRegex
 
 WAVE_STYLE = "minimatch"
 CLAUDE_STYLE = "gitignore"
@@ -47,13 +54,21 @@ class Glob:
 
     __slots__ = ("written", "pattern", "problem", "why", "regex", "negated")
 
-    def __init__(self, written: str, pattern: str, problem: str | None, why: str, regex: re.Pattern | None) -> None:
+    def __init__(
+        self, written: str, pattern: str, problem: str | None, why: str, regex: re.Pattern | SafeRegex | None
+    ) -> None:
         self.written = written
         self.pattern = pattern
         self.problem = problem
         self.why = why
         self.regex = regex
         self.negated = problem == NEGATED
+
+    @property
+    def combinable(self) -> bool:
+        """Whether its expression may join others in one `re` alternation (WAV002): not one
+        matched by `safe_regex`, which the engine would backtrack through."""
+        return isinstance(self.regex, re.Pattern)
 
     def matches(self, rel: str) -> bool:
         """Whether this pattern alone selects `rel` (for a negated one: the file it leaves out)."""
@@ -174,6 +189,24 @@ def outside_form(pattern: str, style: str) -> str | None:
     return None
 
 
+MAX_GLOBSTARS = 3  # `**` segments of one Wave pattern: each is a lazy scan over the whole path
+MAX_STARS = 4  # `*` in one segment (wcmatch makes all but the last atomic only on Python 3.11+)
+_QUANTIFIED_ALTERNATIVES = Lazy(r"[*+]\([^)]*[|(]")
+
+
+def wave_cost(pattern: str) -> str | None:
+    """Why wcmatch's expression of a Wave pattern could backtrack past any budget (None when it
+    cannot): `+(a|aa)b` against 30 `a`s took 7 s, and each more character doubles it."""
+    if _QUANTIFIED_ALTERNATIVES.search(pattern):
+        return "a repeated extglob group of alternatives (`*(…|…)`, `+(…|…)`) is too complex to match in bounded time"
+    segments = pattern.split("/")
+    if sum(segment == "**" for segment in segments) > MAX_GLOBSTARS:
+        return f"more than {MAX_GLOBSTARS} `**` segments are too complex to match in bounded time"
+    if any(segment != "**" and segment.count("*") > MAX_STARS for segment in segments):
+        return f"more than {MAX_STARS} `*` in one path segment are too complex to match in bounded time"
+    return None
+
+
 def compile_wave(pattern: str, limit: int) -> Glob:
     """One of Wave's patterns, judged and compiled for minimatch `{dot: true}` semantics."""
     from wcmatch import glob
@@ -185,7 +218,7 @@ def compile_wave(pattern: str, limit: int) -> Glob:
     why = outside_form(pattern, WAVE_STYLE)
     if why:
         return Glob(pattern, pattern, OUTSIDE, why, None)
-    broken = unbalanced(pattern)
+    broken = unbalanced(pattern) or wave_cost(pattern)
     if broken:
         return Glob(pattern, pattern, SYNTAX, broken, None)
     negated = len(pattern) - len(pattern.lstrip("!"))
@@ -202,9 +235,26 @@ def compile_wave(pattern: str, limit: int) -> Glob:
     return Glob(pattern, pattern, None, "", regex)
 
 
-def compile_claude(written: str, limit: int) -> list[Glob]:
-    """One of Claude Code's comma parts, expanded and compiled for gitignore semantics."""
+MAX_COSTLY_GLOBS = 16  # patterns of many wildcards one rule file's `paths` may hold (`safe_regex.Budget`)
+
+
+def compile_claude_all(written: list[str], limit: int) -> list[Glob]:
+    """Claude Code's comma parts of one rule file, compiled; at most `MAX_COSTLY_GLOBS` of them
+    are patterns of many wildcards, the rest of those are SYNTAX problems."""
+    from mnemolint.parse.safe_regex import Budget
+
+    budget = Budget(MAX_COSTLY_GLOBS)
+    return [glob for part in written for glob in compile_claude(part, limit, budget)]
+
+
+def compile_claude(written: str, limit: int, budget: Budget | None = None) -> list[Glob]:
+    """One of Claude Code's comma parts, expanded and compiled for gitignore semantics (its
+    patterns of many wildcards taken from `budget`, one of its own when None)."""
     from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
+
+    from mnemolint.parse.safe_regex import Budget, TooComplex, guarded
+
+    budget = budget or Budget(MAX_COSTLY_GLOBS)
 
     why = outside_form(written, CLAUDE_STYLE)
     if why:
@@ -229,7 +279,11 @@ def compile_claude(written: str, limit: int) -> list[Glob]:
             found.append(Glob(written, pattern, SYNTAX, "gitignore reads it as a comment, so it matches nothing", None))
             continue
         # pathspec names a group (`ps_d`) in every pattern: unnamed, so that WAV002 can join them.
-        regex = re.compile(_NAMED_GROUP.sub("(?:", compiled.regex.pattern), re.IGNORECASE)
+        try:
+            regex = guarded(re.compile(_NAMED_GROUP.sub("(?:", compiled.regex.pattern), re.IGNORECASE), budget)
+        except TooComplex as error:
+            found.append(Glob(written, pattern, SYNTAX, f"it is too complex to match in bounded time: {error}", None))
+            continue
         if negated:  # its expression is what it takes back out
             why = "a `!` pattern only takes files back out, so alone it selects none"
             found.append(Glob(written, pattern, NEGATED, why, regex))

@@ -7,27 +7,35 @@ is not parsed (a session record is a summary, not a dump). Time is one pass: eac
 are parsed at once, as the items of one JSON array, and only a block where that fails, or yields
 another count of items than it has lines, is parsed line by line for the lines to report. (That
 shortcut can let a line through that is no value alone but completes the next one into one, never
-report a good line.) The scan stops after `MAX_BAD` bad lines.
+report a good line.) The scan stops after `MAX_BAD` bad lines, and after `MAX_STREAM` bytes (a
+sparse file of terabytes reads as fast as the disk allows, and would take an hour): what lies past
+that is not checked, and the scan says so (`unread`). Only a regular file is streamed, opened
+without blocking (a FIFO named like a session file would wait for a writer).
 """
 
 from __future__ import annotations
 
 import io
 import json
+import os
+import stat
 
 MAX_LINE = 1024 * 1024  # bytes of one line parsed as JSON
 MAX_BAD = 5  # bad lines reported before the scan stops
 BLOCK = 128 * 1024
+MAX_STREAM = 256 * 1024 * 1024  # bytes of one file streamed: about a second of disk
 
 
 class Scan:
-    """The bad lines found (1-based number, reason), and `more` when the scan stopped early."""
+    """The bad lines found (1-based number, reason), `more` when the scan stopped at `MAX_BAD`,
+    and `unread`, the bytes past `MAX_STREAM` that were not checked (0: it read to the end)."""
 
-    __slots__ = ("bad", "more")
+    __slots__ = ("bad", "more", "unread")
 
     def __init__(self) -> None:
         self.bad: list[tuple[int, str]] = []
         self.more = False
+        self.unread = 0
 
 
 def scan_text(text: str) -> Scan:
@@ -36,10 +44,17 @@ def scan_text(text: str) -> Scan:
 
 
 def scan_file(path: str) -> Scan | None:
-    """Stream a file from disk; None when it cannot be opened."""
+    """Stream a regular file from disk, up to `MAX_STREAM` bytes; None when it cannot be opened."""
     try:
-        with open(path, "rb") as handle:
-            return _scan(handle)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with open(fd, "rb") as handle:
+            status = os.fstat(fd)
+            if not stat.S_ISREG(status.st_mode):
+                return None
+            scan = _scan(handle)
+            if handle.tell() >= MAX_STREAM:
+                scan.unread = max(status.st_size - handle.tell(), 0)
+            return scan
     except OSError:
         return None
 
@@ -49,8 +64,10 @@ def _scan(handle: io.BufferedIOBase | io.BytesIO) -> Scan:
     number = 0  # lines before the pending one
     pending = b""  # the start of a line not ended yet
     skipping = False  # the pending line is over MAX_LINE: counted, never parsed
-    while True:
-        block = handle.read(BLOCK)
+    left = MAX_STREAM
+    while left:  # at the cap, the line it cuts is not checked
+        block = handle.read(min(BLOCK, left))
+        left -= len(block)
         if not block:
             if pending and not skipping:
                 _check(scan, number, [pending])
@@ -68,6 +85,7 @@ def _scan(handle: io.BufferedIOBase | io.BytesIO) -> Scan:
             return scan
         number += len(lines)
         pending, skipping = pieces[-1], False
+    return scan
 
 
 def _check(scan: Scan, number: int, lines: list[bytes]) -> bool:

@@ -35,6 +35,7 @@ _BLOCK_KINDS = {
 }
 
 _parser: Any = None
+_token_parser: Any = None  # the same, escapes kept as their own tokens (runs)
 
 
 class Block:
@@ -101,13 +102,14 @@ def code_in(found: list[Block]) -> set[int]:
 
 
 TEXT = "text"  # text Markdown syntax means something in: paragraphs, headings, list items, tables
+ITEM_TEXT = "item text"  # a line of a list item's paragraph as written: its code spans and comments included
 CODE_SPAN = "code span"
 
 
 class Run:
-    """A piece of a text as the Markdown tokens have it: `kind` is TEXT, CODE_SPAN, FENCE, CODE or
-    HTML (block or inline); `line` is the 1-based line it starts on; `content` is the token's text
-    (an HTML token's source)."""
+    """A piece of a text as the Markdown tokens have it: `kind` is TEXT, ITEM_TEXT, CODE_SPAN,
+    FENCE, CODE or HTML (block or inline); `line` is the 1-based line it starts on; `content` is
+    the token's text (an HTML token's source)."""
 
     __slots__ = ("kind", "line", "content")
 
@@ -122,12 +124,19 @@ class Run:
 
 def runs(text: str) -> list[Run] | None:
     """The text's leaf tokens in order, each with the line it starts on: what an agent that reads
-    Markdown tokens (Claude Code's `@import` scan, claudemd.ts:459-533) sees as text, as code and
-    as HTML. None when the text is over `MAX_CHARS` and was not parsed."""
+    Markdown tokens (Claude Code's `@import` scan) sees as text, as code and as HTML. A paragraph
+    directly in a list item also gives each of its lines as written (ITEM_TEXT): Claude Code scans
+    a list item's text whole, its code spans and HTML comments included. An escaped character
+    (`\\@`) is no text. None when the text is over `MAX_CHARS` and was not parsed."""
     if len(text) > MAX_CHARS:
         return None
     found: list[Run] = []
-    for token in _parse(text):
+    containers: list[str] = []  # the open list items and block quotes, innermost last
+    for token in _parse(text, tokens=True):
+        if token.type in ("list_item_open", "blockquote_open"):
+            containers.append(token.type)
+        elif token.type in ("list_item_close", "blockquote_close"):
+            containers.pop()
         if token.map is None:
             continue
         line = token.map[0] + 1
@@ -136,16 +145,25 @@ def runs(text: str) -> list[Run] | None:
         elif token.type == "html_block":
             found.append(Run(HTML, line, token.content))
         elif token.type == "inline":
+            if containers and containers[-1] == "list_item_open":
+                found.extend(Run(ITEM_TEXT, line + at, piece) for at, piece in enumerate(token.content.split("\n")))
+            pending = ""  # text tokens side by side are one text; an escape ends one
             for child in token.children or ():
+                if child.type == "text" or (child.type == "text_special" and child.content == child.markup):
+                    pending += child.content  # a backslash before what it cannot escape is text
+                    continue
+                if pending:
+                    found.append(Run(TEXT, line, pending))
+                    pending = ""
                 if child.type in ("softbreak", "hardbreak"):
                     line += 1
-                elif child.type == "text":
-                    found.append(Run(TEXT, line, child.content))
                 elif child.type == "code_inline":
                     found.append(Run(CODE_SPAN, line, child.content))
                 elif child.type == "html_inline":
                     found.append(Run(HTML, line, child.content))
                     line += child.content.count("\n")
+            if pending:
+                found.append(Run(TEXT, line, pending))
     return found
 
 
@@ -184,10 +202,13 @@ def _code_span(source: str, start: int, fence: str) -> tuple[int, int]:
     return (opening.start(), closing.end()) if closing else (start, start)
 
 
-def _parse(text: str) -> list:
-    global _parser
+def _parse(text: str, tokens: bool = False) -> list:
+    """The CommonMark tokens of `text`; with `tokens`, escapes (`\\@`) are kept apart from the text
+    beside them (markdown-it's `text_join` off), as a reader of raw tokens sees them."""
+    global _parser, _token_parser
     if _parser is None:
         from markdown_it import MarkdownIt
 
         _parser = MarkdownIt("commonmark")
-    return _parser.parse(text)
+        _token_parser = MarkdownIt("commonmark").disable("text_join")
+    return (_token_parser if tokens else _parser).parse(text)

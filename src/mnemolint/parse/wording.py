@@ -1,11 +1,12 @@
 """Whether two short texts say different things: an index entry against its topic's description.
 
 A paraphrase is not a difference. Word order, punctuation, case, endings and added detail do not
-count; what counts is a changed value (the same word next to another number), a withdrawal one
-side states of the subject both share and the other neither states nor denies, or no content
-word in common at all. CJK and Hangul are compared by character bigrams, since they have no
-spaces (or, in Korean, endings that vary). The title rules share the script ranges and the
-function words (rules/topic.py).
+count; what counts is a changed value (another number of the same thing: a number inside the
+other side's range or bound, a date against a count, a count of another thing are none), a
+withdrawal one side states of the subject both share and the other neither states, denies nor
+calls fixed ("no longer jams", "fixed jamming"), or no content word in common at all. CJK and
+Hangul are compared by character bigrams, since they have no spaces (or, in Korean, endings that
+vary). The title rules share the script ranges and the function words (rules/topic.py).
 """
 
 from __future__ import annotations
@@ -25,6 +26,14 @@ _TOKEN = Lazy(r"\d+(?:[.,:/-]\d+)*[kKmM]?(?![\w])|\w+")
 _NUMBER = Lazy(r"\d+(?:[.,:/-]\d+)*[kKmM]?")
 _PARTS = Lazy(r"[/-]")
 _THOUSANDS = Lazy(r"(?<=\d),(?=\d{3}(?!\d))")
+# What keeps a word beside a number, so that it says what the number is of: a space, or a `:` or
+# `=` (`version: 3`); a comma or a bracket between them ends the phrase (`Apr 14, Apr 23`).
+_BESIDE = Lazy(r"[ \t]*(?:[:=][ \t]*)?")
+_DATE = Lazy(r"\d{4}[-/.]\d{1,2}(?:[-/.]\d{1,2})?(?:/\d{1,2})?")  # `2026-06-01`, `2026-03-17/18`: a day
+_LABEL = Lazy(r"[(\[]\d+[)\]]")  # `(1)`, `[2]`: a label
+_RANGE_TO = Lazy(r"\s*(?:to|through|and|or|–|—|~|\.\.)\s*", re.IGNORECASE)
+_AT_LEAST = Lazy(r"(?:\b(?:at\s+least|more\s+than|over|above)\s+|[>≥]\s*)$")
+_AT_MOST = Lazy(r"(?:\b(?:at\s+most|up\s+to|less\s+than|under|below)\s+|[<≤]\s*)$")
 _RUNS = Lazy(rf"[{UNSPACED}]+")
 _SUFFIXES = ("ing", "ed", "es", "s", "e")
 _CLAUSE = Lazy(r"[;.!?()\[\]—–]|,\s|\s-\s|[，。；！？（）]")
@@ -34,6 +43,11 @@ _WITHDRAWN = Lazy(
     r"\b(?:was|were|is|are|been|got|has|have)\s+(?:now\s+|since\s+)?(?:withdrawn|reverted|dropped|removed|"
     r"deprecated|superseded|obsolete|abandoned|cancell?ed|retired|gone|replaced)\b"
     r"|\bno\s+(?:longer|more)\b|已撤回|已废弃|已弃用|不再|已取消|已删除|已移除",
+    re.IGNORECASE,
+)
+# A problem said to be over: "fixed X" and "no longer X" are one claim.
+_RESOLVED = Lazy(
+    r"\b(?:fix(?:ed|es)?|resolved|solved|eliminated|stopped|prevent(?:s|ed)?|patched|cured)\b|已修复|修复了|已解决|解决了",
     re.IGNORECASE,
 )
 _DENIED = Lazy(r"\b(?:not|never|no|none|without|don't|doesn't|isn't|aren't)\b|n[’']t\b|[不没别]", re.IGNORECASE)
@@ -89,35 +103,125 @@ def _same_number(one: str, other: str) -> bool:
     return long.startswith(short) and not long[len(short)].isdigit()
 
 
-def _valued(text: str) -> tuple[dict[tuple[str, str], set[str]], set[str]]:
-    """The numbers of a text, by the word beside them (`apr 15` → ("apr", "<") → 15), and all of them."""
-    tokens = _TOKEN.findall(text.casefold())
-    slots: dict[tuple[str, str], set[str]] = {}
-    numbers = set()
-    for i, token in enumerate(tokens):
-        if not _NUMBER.fullmatch(token):
+class _Value:
+    """A number of a text: as compared (`_value`) and as written, the values it covers (the range
+    `5 to 9`, the bound `50+` or `N>1`), whether it is a date, and the words right beside it
+    (`apr 15`: "apr" before it; `7 applications`: "applic" after it)."""
+
+    __slots__ = ("value", "shown", "low", "high", "date", "before", "after")
+
+    def __init__(self, token: str) -> None:
+        self.value = self.shown = _value(token)
+        self.date = bool(_DATE.fullmatch(token))
+        parts = [] if self.date else [_magnitude(part) for part in _PARTS.split(self.value)]
+        known = [part for part in parts if part is not None]
+        self.low = min(known) if known and len(known) == len(parts) else None  # `5-9` covers 5 to 9
+        self.high = max(known) if self.low is not None else None
+        self.before: str | None = None
+        self.after: str | None = None
+
+    def widen(self, end: _Value) -> bool:
+        """Make this the range from it to `end` (`5 to 9`); False when either is no plain number."""
+        if self.low is None or self.high is None or end.low is None or end.high is None:
+            return False
+        self.low, self.high = min(self.low, end.low), max(self.high, end.high)
+        return True
+
+    def agrees(self, other: _Value) -> bool:
+        """Whether the two say one value: the same number, or ranges and bounds that overlap."""
+        if _same_number(self.value, other.value):
+            return True
+        if self.low is None or other.low is None or self.high is None or other.high is None:
+            return False
+        return self.low <= other.high and other.low <= self.high
+
+
+def _magnitude(value: str) -> float | None:
+    try:
+        return float(value)
+    except ValueError:
+        return None
+
+
+# The numbers of a text that are compared: a summary states a few, and a text of thousands is no
+# summary; every pair of them is compared, so this keeps a megabyte of digits linear.
+MAX_NUMBERS = 50
+
+
+def _numbers(text: str) -> list[_Value]:
+    """The numbers of `text`, each with the words beside it. Two numbers joined by `to`, `and`,
+    `or`, `–` or `..` are one range; a number after `>`, `at least` or `over`, or before `+`, is a
+    bound upwards, one after `<`, `up to` or `under` a bound downwards; a number alone in brackets,
+    `(1)`, is a label, not a value. The first `MAX_NUMBERS` only."""
+    folded = text.casefold()
+    tokens = list(_TOKEN.finditer(folded))
+    found: list[_Value] = []
+    skip = -1
+    for i, match in enumerate(tokens):
+        token = match.group()
+        if len(found) == MAX_NUMBERS:
+            break
+        if i <= skip or not _NUMBER.fullmatch(token):
             continue
-        value = _value(token)
-        numbers.add(value)
-        numbers.update(_PARTS.split(value))  # `5-6` and `9/10` also say 6 and 9
-        for j, side in ((i - 1, "<"), (i + 1, ">")):
-            if 0 <= j < len(tokens) and not _NUMBER.fullmatch(tokens[j]) and tokens[j] not in FUNCTION_WORDS:
-                slots.setdefault((_stem(tokens[j]), side), set()).add(value)
-    return slots, numbers
+        if _LABEL.fullmatch(folded, max(match.start() - 1, 0), match.end() + 1):
+            continue
+        number = _Value(token)
+        last = _range_end(folded, tokens, i)
+        if last is not None and number.widen(_Value(tokens[last].group())):
+            number.shown = folded[match.start() : tokens[last].end()]
+            skip = last
+        last = skip if skip > i else i
+        ahead = folded[max(match.start() - 20, 0) : match.start()]
+        if number.low is not None and (_AT_LEAST.search(ahead) or folded.startswith("+", tokens[last].end())):
+            number.high = float("inf")
+        elif number.low is not None and _AT_MOST.search(ahead):
+            number.low = 0.0
+        number.before = _beside(folded, tokens, i, -1)
+        number.after = _beside(folded, tokens, last, 1)
+        found.append(number)
+    return found
 
 
-def _said(number: str, numbers: set[str]) -> bool:
-    return any(_same_number(number, other) for other in numbers)
+def _range_end(folded: str, tokens: list[re.Match[str]], i: int) -> int | None:
+    """The index of the number that closes a range opened by token `i` (`5 to 9`, `5–9`), or None."""
+    for j in (i + 1, i + 2):
+        if j < len(tokens) and _NUMBER.fullmatch(tokens[j].group()):
+            return j if _RANGE_TO.fullmatch(folded, tokens[i].end(), tokens[j].start()) else None
+    return None
+
+
+def _beside(folded: str, tokens: list[re.Match[str]], i: int, step: int) -> str | None:
+    """The stemmed word right before (`step` -1) or after (+1) token `i`: None when a comma or a
+    bracket comes between (`_BESIDE`), or it is a number or a function word."""
+    j = i + step
+    if not 0 <= j < len(tokens):
+        return None
+    near, far = (tokens[j], tokens[i]) if step < 0 else (tokens[i], tokens[j])
+    word = tokens[j].group()
+    if not _BESIDE.fullmatch(folded, near.end(), far.start()) or _NUMBER.fullmatch(word) or word in FUNCTION_WORDS:
+        return None
+    return _stem(word)
 
 
 def _changed_value(entry: str, description: str) -> tuple[str, str] | None:
-    """A number the entry states beside a word where the description has another number."""
-    entry_slots, entry_numbers = _valued(entry)
-    description_slots, description_numbers = _valued(description)
-    for slot, said in entry_slots.items():
-        for old in sorted(number for number in said if not _said(number, description_numbers)):
-            for new in sorted(number for number in description_slots.get(slot, ()) if not _said(number, entry_numbers)):
-                return old, new
+    """A number the entry states where the description states another of the same thing: beside
+    the same word after it (`7 applications`, `14 applications`), or the same word before it and
+    the same after (`Apr 15`, `Apr 14`; `adds 4 rules` does not count what `adds 5 fields` does).
+    A number one side also says, or that falls in its range or bound, is no change, and a date is
+    no count."""
+    entry_numbers, description_numbers = _numbers(entry), _numbers(description)
+    for old in entry_numbers:
+        if any(old.agrees(other) for other in description_numbers):
+            continue
+        for new in description_numbers:
+            if new.date != old.date or any(new.agrees(other) for other in entry_numbers):
+                continue
+            if (
+                old.after is not None
+                and old.after == new.after
+                or (old.before is not None and old.before == new.before and old.after == new.after)
+            ):
+                return old.shown, new.shown
     return None
 
 
@@ -126,9 +230,15 @@ def _withdrawal(text: str, other_terms: set[str]) -> bool:
     return any(_WITHDRAWN.search(clause) and content_terms(clause) & other_terms for clause in _CLAUSE.split(text))
 
 
+# What is judged of each text: an entry and a description are a line each, and what follows this
+# many characters is no part of a summary; it keeps a megabyte-long description cheap.
+MAX_CHARS = 4096
+
+
 def difference(entry: str, description: str) -> str | None:
     """How `entry` says something other than `description`, in words for a message, or None when
-    one is a paraphrase, a shortening or an extension of the other."""
+    one is a paraphrase, a shortening or an extension of the other (of each, `MAX_CHARS`)."""
+    entry, description = entry[:MAX_CHARS], description[:MAX_CHARS]
     entry_terms, description_terms = content_terms(entry), content_terms(description)
     if len(entry_terms) >= 2 and len(description_terms) >= 2 and not entry_terms & description_terms:
         return "they have no word in common"
@@ -139,6 +249,6 @@ def difference(entry: str, description: str) -> str | None:
         ("description", description, entry, entry_terms),
         ("entry", entry, description, description_terms),
     ):
-        if _withdrawal(text, other_terms) and not _WITHDRAWN.search(other) and not _DENIED.search(other):
+        if _withdrawal(text, other_terms) and not any(said.search(other) for said in (_WITHDRAWN, _RESOLVED, _DENIED)):
             return f"only the {side} says it no longer holds"
     return None

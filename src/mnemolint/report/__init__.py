@@ -4,8 +4,9 @@ Every reporter is reached through `writer`, which first passes the findings thro
 the one step where a finding of a family that carries sensitive text is redacted (a value a rule
 quotes is masked where it is quoted, `textutil.quote`, before it is cut short), and where every
 message is made printable. Paths are made printable where each format spells them
-(`display_path`, or percent-encoded in SARIF URIs), so no file name or quoted value can end a
-line, forge a workflow command or send a terminal escape.
+(`display_path`, or percent-encoded in SARIF URIs), with the same redaction as the messages, so
+no file name or quoted value can end a line, forge a workflow command, send a terminal escape or
+show a token that names a file.
 """
 
 from __future__ import annotations
@@ -48,8 +49,8 @@ class ReportOptions:
 
 
 def display_path(path: str) -> str:
-    """Relative to the current directory, with `/` separators and control characters escaped, as
-    every format but SARIF shows paths."""
+    """Relative to the current directory, with `/` separators, as every format but SARIF shows
+    paths: `printable`, like the messages (a token in a file name is masked there too)."""
     cwd = os.getcwd()
     if inside(path, cwd) and path != cwd:
         rel = path[len(cwd.rstrip(os.sep)) + 1 :]
@@ -58,7 +59,7 @@ def display_path(path: str) -> str:
             rel = os.path.relpath(path, cwd)
         except ValueError:  # another drive on Windows
             rel = path
-    return visible(rel.replace(os.sep, "/"))
+    return printable(rel.replace(os.sep, "/"))
 
 
 def unicode_out(out: TextIO) -> bool:

@@ -18,8 +18,7 @@ from __future__ import annotations
 import sys
 
 from mnemolint.model import ERROR, INFO, WARNING, Diagnostic
-from mnemolint.parse.textutil import visible
-from mnemolint.report import ReportOptions, relative_to, repository_root
+from mnemolint.report import ReportOptions, printable, relative_to, repository_root
 from mnemolint.report.text_format import summary
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
@@ -39,7 +38,7 @@ def escape_property(text: str) -> str:
 
 def annotation(diagnostic: Diagnostic, root: str) -> str:
     """One workflow command. Columns only on a one-line span: GitHub drops them across lines."""
-    properties: list[tuple[str, object]] = [("file", visible(relative_to(diagnostic.path, root) or diagnostic.path))]
+    properties: list[tuple[str, object]] = [("file", printable(relative_to(diagnostic.path, root) or diagnostic.path))]
     if diagnostic.line is not None:
         one_line = diagnostic.end_line in (None, diagnostic.line)
         properties.append(("line", diagnostic.line))

@@ -99,6 +99,11 @@ def descriptor(rule: Rule, settings: dict) -> dict:
     if family.security is not None:
         properties["tags"].append("security")
         properties["security-severity"] = family.security[rule.code]
+    default: dict = {"level": LEVEL[rule.severity]}
+    if rule.preview:  # off unless --preview: SARIF's `enabled`, and why, for a viewer to show
+        properties["tags"].append("preview")
+        properties["preview"] = rule.preview
+        default["enabled"] = False
     return {
         "id": rule.code,
         "name": rule.name,
@@ -109,7 +114,7 @@ def descriptor(rule: Rule, settings: dict) -> dict:
             "markdown": body(text).strip() if text else f"{summary} See [{rule.code}]({rule_url(rule.code)}).",
         },
         "helpUri": rule_url(rule.code),
-        "defaultConfiguration": {"level": LEVEL[rule.severity]},
+        "defaultConfiguration": default,
         "properties": properties,
     }
 
@@ -190,13 +195,14 @@ def _region(diagnostic: Diagnostic) -> dict:
 
 
 def _artifact(path: str, root: str) -> dict:
-    """Relative to the repository root; a file outside it gets an absolute `file://` URI."""
+    """Relative to the repository root; a file outside it gets an absolute `file://` URI. Redacted
+    as the messages are: the log is often uploaded, and a token may name a file."""
     rel = relative_to(path, root)
     if rel is None:
         from pathlib import Path
 
-        return {"uri": Path(path).as_uri()}
-    return {"uri": quote(os.fsencode(rel), safe="/!$&'()*+,;=@"), "uriBaseId": SRCROOT}
+        return {"uri": Path(redact(path)).as_uri()}
+    return {"uri": quote(os.fsencode(redact(rel)), safe="/!$&'()*+,;=@"), "uriBaseId": SRCROOT}
 
 
 class _Fingerprints:
@@ -208,7 +214,7 @@ class _Fingerprints:
     """
 
     def __init__(self) -> None:
-        self._lines: dict[str, list[str]] = {}
+        self._lines: tuple[str, list[str]] = ("", [])  # the last file's: findings come sorted by path
         self._seen: dict[str, int] = {}
 
     def key(self, diagnostic: Diagnostic, path: str) -> str:
@@ -225,13 +231,33 @@ class _Fingerprints:
         return f"{digest}:{self._seen[digest]}"
 
     def _line(self, path: str, line: int) -> str:
-        """The line's text, read as the engine read it (UTF-8, split on \\n); empty if it is gone."""
-        lines = self._lines.get(path)
-        if lines is None:
-            try:
-                with open(path, "rb") as handle:
-                    lines = handle.read().decode("utf-8", "replace").split("\n")
-            except OSError:
-                lines = []
-            self._lines[path] = lines
+        """The line's text, read as the engine read it (UTF-8, split on \\n); empty if it is gone,
+        or past the first `MAX_READ` bytes of the file."""
+        read, lines = self._lines
+        if read != path:
+            lines = _head_lines(path)
+            self._lines = (path, lines)
         return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+
+
+MAX_READ = 8 * 1024 * 1024  # bytes of a file read for its lines' fingerprints (a session log may be gigabytes)
+
+
+def _head_lines(path: str) -> list[str]:
+    """The lines of the first `MAX_READ` bytes of the regular file `path` (its last, cut line
+    left out), opened without following a link or blocking; none when it cannot be read."""
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return []
+    with open(fd, "rb") as handle:
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return []
+            data = handle.read(MAX_READ + 1)
+        except OSError:
+            return []
+    lines = data[:MAX_READ].decode("utf-8", "replace").split("\n")
+    return lines[:-1] if len(data) > MAX_READ else lines

@@ -43,6 +43,7 @@ FAMILIES: tuple[Family, ...] = (
 
 RULES: tuple[Rule, ...] = tuple(rule for family in FAMILIES for rule in family.rules)
 BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
+PREVIEW: frozenset[str] = frozenset(rule.code for rule in RULES if rule.preview)  # on only in preview mode
 FAMILY_OF: dict[str, Family] = {rule.code: family for family in FAMILIES for rule in family.rules}
 # Every configurable threshold: the families' own, then the core ones the parse layer reads.
 OPTIONS: dict[str, Option] = {

@@ -706,6 +706,12 @@ def session_jsonl_invalid(document: Document, options: dict) -> Iterator[Hit]:
             f"…and more lines that are not JSON: the scan stopped after the first {len(scan.bad)}.",
             line=scan.bad[-1][0],
         )
+    if scan.unread:
+        yield Hit(
+            f"Only the first {jsonl.MAX_STREAM >> 20} MB of this file were checked: the {scan.unread:,} bytes "
+            "after them were not read (a session log this large is a runaway; start a new one).",
+            severity=INFO,
+        )
 
 
 _DAILY_HEADER = Lazy(r"#\s*工作日志\s*[-–—]\s*\[?(?P<date>[^\]\s]*)\]?\s*")

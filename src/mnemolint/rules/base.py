@@ -45,6 +45,11 @@ class Rule:
     project listing, no git, no clock); they are about that file only and carry no computed
     (`build`) fix. Only such a rule's findings are kept in the cache (cache.py); every other rule
     runs on every run, which is why False is the default.
+
+    `preview`: why the rule is not on by default, as measured (its precision on repositories it
+    was not tuned on, or how few findings there were to judge); None for a default rule. A
+    preview rule runs only with `--preview` or `preview = true`, however it is selected
+    (`selection.in_preview`), as in ruff. Moving a rule out of preview is deleting that line.
     """
 
     __slots__ = (
@@ -60,6 +65,7 @@ class Rule:
         "check",
         "since",
         "cacheable",
+        "preview",
     )
 
     def __init__(
@@ -75,6 +81,7 @@ class Rule:
         check: Callable[..., Iterable[Hit]],
         since: str,
         cacheable: bool = False,
+        preview: str | None = None,
     ) -> None:
         self.code = code
         self.name = name
@@ -87,6 +94,7 @@ class Rule:
         self.check = check
         self.since = since
         self.cacheable = cacheable
+        self.preview = preview
         self.summary = self.describe({})  # a placeholder naming no option of the rule fails here, at import
 
     def describe(self, options: dict[str, object]) -> str:
@@ -126,7 +134,7 @@ class Family:
         security: dict[str, str] | None = None,
         precision: dict[str, str] | None = None,
         sensitive: bool = False,
-        cites: tuple[str, ...] = ("seed",),
+        cites: tuple[str, ...] = ("Wave", "`.ai-memory` skill", "memory tool"),
     ) -> None:
         self.prefix = prefix
         self.title = title
@@ -154,12 +162,15 @@ def rule(
     reports_on: str = ON_ANCHOR,
     since: str = "0.1.0",
     cacheable: bool = False,
+    preview: str | None = None,
 ) -> Callable[[Callable[..., Iterable[Hit]]], Rule]:
     """Declare a rule; `summary` is one sentence, shown by `mnemolint rules` and in SARIF, with
     `{option-name}` for each threshold it names (filled in from `options`, never typed in).
-    `cacheable=True` only for a per-file rule that is a pure function of its file (`Rule`)."""
+    `cacheable=True` only for a per-file rule that is a pure function of its file (`Rule`).
+    `preview="…"` puts the rule in the preview tier, saying what was measured (one sentence, shown
+    on its page, by `mnemolint rules`, in SARIF and JSON)."""
 
     def wrap(check: Callable[..., Iterable[Hit]]) -> Rule:
-        return Rule(code, name, severity, reads, summary, fix, options, reports_on, check, since, cacheable)
+        return Rule(code, name, severity, reads, summary, fix, options, reports_on, check, since, cacheable, preview)
 
     return wrap

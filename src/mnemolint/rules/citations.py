@@ -14,7 +14,10 @@ name anywhere; none, or several, and it is not judged.
 Precision first: a missing file is reported only where the project could hold it, that is when
 the folder the citation names holds other files of the project of the same type (`src/old.py`
 where `src/` still holds `.py` files). A memory copied without its code, or one citing another
-repository, names folders the project does not have, or has with no such file: nothing is said.
+repository, names folders the project does not have, or has with no such file: nothing is said;
+and a citation the memory ties to another codebase (a code host's URL or `owner/repo` on its line,
+`upstream`, `in the react repo`, under a heading or a frontmatter saying so) is not resolved
+against this project at all, not even a bare name the project happens to have.
 Every fact about a cited file (is it there, how many lines, when it changed) is asked of the
 `Project`, once per file; a text with no citation costs one fast pass (`citations.may_cite`),
 and no git runs unless one is found.
@@ -115,7 +118,10 @@ def _project_folder(tree: Tree, path: str) -> str:
 
 def _resolve(tree: Tree, document: Document, citation: Citation, project: Project) -> Cited:
     """Where the citation leads: relative to the project, then to the memory's own folder, and for
-    a bare name the project's only file of that name."""
+    a bare name the project's only file of that name; nowhere, and not judged, when the memory
+    says it cites another codebase (`Citation.foreign`)."""
+    if citation.foreign:
+        return Cited(document, citation, project, None, False)
     kept = _kept(tree, project)
     bare = "/" not in citation.path
     judged = False
@@ -244,5 +250,5 @@ FAMILY = Family(
     "citations",
     (citation_missing_file, citation_line_out_of_range, stale_citation),
     precision={"CIT001": "high", "CIT002": "high", "CIT003": "medium"},
-    cites=("seed", "READERS", "SPEC"),
+    cites=("memoryAge.ts", "Wave"),
 )

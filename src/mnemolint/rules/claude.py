@@ -1,10 +1,12 @@
-"""CLD: what Claude Code really loads of `CLAUDE.md`, `.claude/CLAUDE.md`, `CLAUDE.local.md` and
-`.claude/rules` files — their `@path` imports followed as its loader follows them (Claude Code's
-claudemd.ts:459-670; parse/imports.py), and the size of the whole.
+"""CLD: what Claude Code really loads of `CLAUDE.md`, `.claude/CLAUDE.md`, `CLAUDE.local.md`,
+`.claude/rules` files and, where it falls back to them, `AGENTS.md` files — their `@path` imports
+followed as its loader follows them (parse/imports.py), and the size of each file. The facts are
+Claude Code's reader profile (agents/claude_code.py).
 
 Claude Code drops a broken import without a word: an import that finds no file, that took a
 sentence's comma into its path, that sits one level too deep, that closes a cycle or that sits in
-code loads nothing, and only these rules say so.
+code loads nothing, and only these rules say so. An import naming a credential or system file
+would send it to the model: mnemolint never reads it and says so.
 """
 
 from __future__ import annotations
@@ -12,11 +14,13 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
+from mnemolint.agents.claude_code import DEFAULT_CHAR_LIMIT, DEFAULT_MODEL, MAX_BYTES, SMALL_WINDOW_CHAR_LIMIT, VERSION
 from mnemolint.discover.tree import Tree
+from mnemolint.kinds.instructions import claude_loads, placed
 from mnemolint.load import counted_text
-from mnemolint.model import INFO, WARNING, Hit
+from mnemolint.model import ERROR, INFO, WARNING, Hit
 from mnemolint.options import INT, USER_MEMORY, Option
-from mnemolint.parse.imports import MAX_DEPTH, TRAILING, Edge, Expansion, expand
+from mnemolint.parse.imports import MAX_DEPTH, TRAILING, Edge, Expansion, Memo, expand, sensitive_target
 from mnemolint.parse.textutil import utf16_len
 from mnemolint.paths import inside, repository
 from mnemolint.readers import CLAUDE
@@ -25,9 +29,9 @@ from mnemolint.rules.base import TREE, Family, rule
 MAX_CHARS = Option(
     "claude-md-max-chars",
     INT,
-    40_000,
-    "characters of an instruction file with its imports expanded that Claude Code advises against "
-    "(`MAX_MEMORY_CHARACTER_COUNT`, claudemd.ts:92)",
+    DEFAULT_CHAR_LIMIT,
+    f"characters of one instruction file above which Claude Code {VERSION} warns, for its default model "
+    f"({DEFAULT_MODEL}); {SMALL_WINDOW_CHAR_LIMIT:,} for a model with a 200,000-token context window",
 )
 
 
@@ -39,13 +43,16 @@ def expansions(tree: Tree, options: dict) -> list[Expansion]:
 
 def _expand_all(tree: Tree, home: str | None) -> list[Expansion]:
     within = repository(tree.root)  # Claude Code's project, for an import that leads out of it
+    memo = Memo(tree.options)  # each imported file read and scanned once in the run
+    loads = claude_loads(tree.root, {document.path: document for document in tree.documents}, tree.options)
     return [
-        expand(document, within, home)
+        expand(document, within, home, memo)
         for document in tree.documents
         if document.kind is not None
         and document.kind.instructions
-        and document.reader.follows_imports
+        and (document.reader.follows_imports or loads(document))
         and document.readable
+        and document.size <= MAX_BYTES  # Claude Code skips a larger one whole (NST002 says so)
     ]
 
 
@@ -217,29 +224,57 @@ def import_in_code(tree: Tree, options: dict) -> Iterator[Hit]:
     "claude-md-too-large",
     WARNING,
     reads=TREE,
-    summary="An instruction file over {claude-md-max-chars} characters with its imports expanded.",
+    summary="An instruction file Claude Code loads that is over {claude-md-max-chars} characters on its own.",
     options=(MAX_CHARS, USER_MEMORY),
 )
 def claude_md_too_large(tree: Tree, options: dict) -> Iterator[Hit]:
     limit = options["claude-md-max-chars"]
+    measured: set[str] = set()
     for expansion in expansions(tree, options):
-        sizes = [utf16_len(counted_text(expansion.texts[path], CLAUDE)) for path, _ in expansion.loaded]
-        total = sum(sizes)
-        if total <= limit:
-            continue
-        imported = len(sizes) - 1
-        through = (
-            f" ({sizes[0]:,} of its own, {total - sizes[0]:,} from {imported} imported "
-            f"file{'s' if imported != 1 else ''})"
-            if imported
-            else ""
-        )
-        yield Hit(
-            f"This file is {total:,} characters with its imports expanded{through}, over the {limit:,} "
-            f'Claude Code advises: its `/doctor` reports "Large CLAUDE.md file detected ({total:,} chars > '
-            f'{limit:,})", and every session starts with all of it in context. Move detail into files the '
-            "agent reads on demand, or into path-scoped `.claude/rules`.",
-            path=expansion.root,
+        for path, _ in expansion.loaded:
+            if path in measured:
+                continue
+            measured.add(path)
+            size = utf16_len(counted_text(expansion.texts[path], CLAUDE))
+            if size <= limit:
+                continue
+            imported = path != expansion.root
+            via = f" (imported by `{_shown(expansion.root, tree)}`)" if imported else ""
+            nested = not imported and placed(path)[0] != tree.root
+            cut = (
+                " Loaded when the agent reads a file below it, it is cut at the last line break before the limit."
+                if nested
+                else ""
+            )
+            yield Hit(
+                f"This file{via} is {size:,} characters as Claude Code counts it (frontmatter and HTML comment "
+                f"blocks left out), over {limit:,}: Claude Code {VERSION}'s `/doctor` reports "
+                f'"Large {_shown(path, tree)} will impact performance ({size:,} chars > {limit:,})". Its limit is '
+                f"the larger of 40,000 and a share of the model's context window: {DEFAULT_CHAR_LIMIT:,} for the "
+                f"default model ({DEFAULT_MODEL}), {SMALL_WINDOW_CHAR_LIMIT:,} for a 200,000-token one (set "
+                f"`claude-md-max-chars` to yours).{cut} Move detail into files the agent reads on demand, or into "
+                "path-scoped `.claude/rules`.",
+                path=path,
+            )
+
+
+@rule(
+    "CLD007",
+    "import-sensitive",
+    ERROR,
+    reads=TREE,
+    summary="An `@path` import naming a credential or system file: Claude Code would send it to the model.",
+    options=(USER_MEMORY,),
+)
+def import_sensitive(tree: Tree, options: dict) -> Iterator[Hit]:
+    for edge in _edges(tree, options, "sensitive"):
+        written = edge.target.written
+        approved = " once external imports are approved for the project" if written.startswith(("~/", "/")) else ""
+        yield _hit(
+            edge,
+            f"`@{written}` names {sensitive_target(edge.target)}: Claude Code would read it into every session's "
+            f"context{approved}, and the model provider would receive it. mnemolint did not read it. Remove the "
+            "import.",
         )
 
 
@@ -254,6 +289,7 @@ FAMILY = Family(
         import_cycle,
         import_in_code,
         claude_md_too_large,
+        import_sensitive,
     ),
-    cites=("READERS.md",),
+    cites=("Claude Code",),
 )

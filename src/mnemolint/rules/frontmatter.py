@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from mnemolint.kinds.registry import TAKING_FRONTMATTER, WITH_FRONTMATTER
-from mnemolint.model import ERROR, WARNING, Hit
+from mnemolint.model import ERROR, SAFE, UNSAFE, WARNING, Edit, Fix, Hit
 from mnemolint.options import YAML_MAX_DEPTH
 from mnemolint.parse import frontmatter as fm
 from mnemolint.parse.document import Document
@@ -31,17 +31,108 @@ _HINTS = {
     ERROR,
     reads=WITH_FRONTMATTER,
     summary="The frontmatter is not valid YAML.",
+    fix=SAFE,
     cacheable=True,
 )
 def invalid_yaml(document: Document, options: dict) -> Iterator[Hit]:
     front = document.frontmatter
+    if not (front.status == fm.INVALID or front.retried):
+        return
+    hint = next((f" ({text})" for problem, text in _HINTS.items() if problem in front.error), "")
+    line, column = front.error_line or front.fence_line, front.error_column
+    error = f"{_quoted_error(front.error)}{hint}"
     if front.status == fm.INVALID:
-        hint = next((f" ({text})" for problem, text in _HINTS.items() if problem in front.error), "")
+        gets = _own_reading(document)
         yield Hit(
-            f"Invalid YAML in frontmatter: {_quoted_error(front.error)}{hint}; {_lost(document)}.",
-            line=front.error_line or front.fence_line,
-            column=front.error_column,
+            f"Invalid YAML in frontmatter: {error}; {_lost(document)}, Claude Code's second try (values "
+            f"quoted) failing too.{gets}",
+            severity=WARNING if gets else None,
+            line=line,
+            column=column,
         )
+        return
+    quoted = _quoted(document)
+    if not quoted:  # read as it is, a key given twice taking its last value
+        yield Hit(
+            f"Invalid YAML in frontmatter: {error}. {_second_try(document, twice=True)}; strict YAML 1.2 readers "
+            "get nothing from it. Keep one of the two.",
+            severity=WARNING,
+            line=line,
+            column=column,
+        )
+        return
+    keys = ", ".join(f"`{key}`" for key, _ in quoted)
+    commented = [(key, value) for key, value in quoted if _COMMENT in value or "\t#" in value]
+    from mnemolint.redact import redact
+
+    caveat = "".join(f' It reads `{key}` as "{redact(value)}", the comment with it.' for key, value in commented)
+    tail = "" if document.kind is None or document.kind.frontmatter_fields else f" ({_lost(document)})"
+    yield Hit(
+        f"Invalid YAML in frontmatter: {error}. {_second_try(document)} {keys}, which other YAML readers "
+        f"do not do: they get nothing from it.{caveat}{tail} Quote the value as written.",
+        severity=WARNING,
+        fix=_quote_fix(document, bool(commented)),
+        line=line,
+        column=column,
+    )
+
+
+_COMMENT = " #"
+
+
+def _second_try(document: Document, twice: bool = False) -> str:
+    """How the file's reader still reads a block strict YAML refuses."""
+    from mnemolint.agents.claude_code import VERSION
+    from mnemolint.readers import WAVE
+
+    if twice:
+        reader = "Wave's line reader" if document.reader is WAVE else f"Claude Code {VERSION}"
+        return f"{reader} takes the last value of a key given twice"
+    if document.reader is WAVE:
+        return "Wave reads the block with its own line reader, and Claude Code would read it once it has quoted"
+    return f"Claude Code {VERSION} reads it on its second try, once it has quoted"
+
+
+def _own_reading(document: Document) -> str:
+    """What the file's reader takes from a block no YAML reading accepts, when that is not nothing."""
+    from mnemolint.readers import WAVE
+
+    if document.reader is not WAVE or document.text is None:
+        return ""
+    from mnemolint.parse import wave_frontmatter
+
+    fields = wave_frontmatter.read(document.text) or {}
+    return f" Wave's own line reader still takes {', '.join(f'`{key}`' for key in fields)}." if fields else ""
+
+
+def _quoted(document: Document) -> list[tuple[str, str]]:
+    """(key, value) of each line Claude Code's second try quotes, the value as that try reads it."""
+    from mnemolint.agents.claude_code import requoted_lines
+    from mnemolint.parse.textutil import js_lstrip_count
+
+    lines = document.frontmatter.yaml_lines
+    found = []
+    for index, new in requoted_lines(lines, document.options["yaml-max-depth"]):
+        key, colon, rest = lines[index].partition(":")
+        if colon and new.startswith(f"{key}: "):  # a quoted value, not a line whose tabs were replaced
+            found.append((key, rest[js_lstrip_count(rest) :]))
+    return found
+
+
+def _quote_fix(document: Document, unsafe: bool) -> Fix | None:
+    """The lines rewritten as Claude Code's second try rewrites them, so that every YAML reader
+    reads what it reads: safe unless a value holds an inline comment the quotes take in."""
+    from mnemolint.agents.claude_code import requoted_lines
+
+    front = document.frontmatter
+    edits = []
+    for index, line in requoted_lines(front.yaml_lines, document.options["yaml-max-depth"]):
+        number = front.fence_line + 1 + index
+        start = document.line_offset(number)
+        edits.append(Edit(start, start + len(front.yaml_lines[index]), line))
+    if not edits:
+        return None
+    return Fix(UNSAFE if unsafe else SAFE, "Quote the values as Claude Code's second try quotes them", tuple(edits))
 
 
 _DUPLICATE = 'found duplicate key "'
@@ -156,4 +247,5 @@ FAMILY = Family(
     "frontmatter",
     "frontmatter",
     (invalid_yaml, not_a_mapping, unclosed_frontmatter, yaml_ambiguous_scalar, yaml_too_complex),
+    cites=("seed", "Claude Code"),
 )

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from mnemolint import clock
 from mnemolint.kinds.ai_memory import DATED, DIR_NAME, SHARED_NAMES, AiMemoryDir, project_dirs
-from mnemolint.kinds.gitignore import GITIGNORE, NAME, Ignores, Verdict
+from mnemolint.kinds.gitignore import GITIGNORE, NAME, Ignores, Verdict, not_read
 from mnemolint.model import ERROR, SAFE, WARNING, Edit, Fix, Hit
 from mnemolint.options import NOW
 from mnemolint.parse.textutil import dominant_eol, plural, quote
@@ -72,6 +72,15 @@ class _Project:
         )
 
 
+# Why a `.gitignore` that is no regular file ignores nothing, for git and for mnemolint alike.
+_UNREAD = {
+    True: "which git does not read (it opens a `.gitignore` without following links, since git 2.32) and "
+    "mnemolint did not read either",
+    False: "not a file: git would wait on it, and mnemolint did not read it",
+}
+_REGULAR = f"Replace it with a regular file holding `{SEED_LINES[0]}` with the two `!` lines after it."
+
+
 def _projects(tree: Tree, options: dict) -> list[_Project]:
     """The tree's projects with an `.ai-memory`, each with its ignore rules: read once a run, for
     GIT001 and GIT002 alike."""
@@ -121,15 +130,17 @@ def logs_not_ignored(tree: Tree, options: dict) -> Iterator[Hit]:
         held = {line.strip() for line in (project.ignores.text(project.gitignore) or "").split("\n")}
         missing = [line for line in SEED_LINES if line not in held]
         fix = None
-        if missing:
+        unread = not_read(project.gitignore)
+        advice = f"Add `{SEED_LINES[0]}` with the two `!` lines after it."
+        if unread:  # no fix writes there: the writer never writes through a link nor into a FIFO
+            advice = f"The project's `{NAME}` is {unread}, {_UNREAD[unread == 'a symlink']}. {_REGULAR}"
+        elif missing:
             edit, text = project.appended(missing)
             if project.outcome(project.ignores.with_text(project.gitignore, text), today):
                 fix = Fix(SAFE, f"Append {', '.join(missing)} to {NAME}", (edit,), path=project.gitignore)
         yield Hit(
             f"{shown}{more} not ignored: their logs would be committed, and dated .ai-memory logs hold personal "
-            f"context, not for the team (the `.ai-memory` skill's version-control rules).{because} Add "
-            f"`{SEED_LINES[0]}` with the two `!` "
-            "lines after it.",
+            f"context, not for the team (the `.ai-memory` skill's version-control rules).{because} {advice}",
             path=source.path if source else project.gitignore,
             line=source.line if source else None,
             fix=fix,

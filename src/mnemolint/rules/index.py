@@ -168,26 +168,46 @@ def _lenient(memdir: MemoryDir, max_lines: int, max_chars: int) -> str:
 
 def _stripped_over(memdir: MemoryDir, cut: Load, max_lines: int, max_chars: int) -> Hit:
     """MEM101 for a reader that counts the index without its frontmatter and block comments
-    (Claude Code): its numbers, its warning, the first dropped line in the file."""
-    dropped = next((line for line in cut.remainder.split("\n") if line.strip()), "")
-    number = next(
-        (line.number for line in memdir.lines[cut.loaded_lines - 1 :] if dropped and line.text.rstrip("\r") == dropped),
-        None,
-    )
+    (Claude Code): its numbers, its warning, where the cut falls in the file."""
     reasons = []
     if cut.over_chars:
         reasons.append(f"{cut.chars:,} characters (limit: {max_chars:,})")
     if cut.over_lines:
         reasons.append(f"{cut.lines:,} lines (limit: {max_lines})")
+    counted = "counted once it has stripped the frontmatter and block-level HTML comments"
+    if cut.in_line:  # no newline before the character cap: line 1 itself is cut
+        head = js_trim(cut.loaded)[:40]
+        first = next((line for line in memdir.lines if head and head in line.text), None)
+        kept = utf16_len(cut.loaded)
+        rest = cut.lines - 1
+        after = f", and the {rest:,} {'line' if rest == 1 else 'lines'} after it" if rest else ""
+        return Hit(
+            f"MEMORY.md is {' and '.join(reasons)}: {cut.reader.title} loads only the first {kept:,} characters of "
+            f"its line 1, {counted}; the rest of that line{after} is cut off. It warns: {cut.warning}",
+            line=first.number if first else None,
+            column=(first.text.find(head) + utf16_prefix_index(first.text[first.text.find(head) :], kept) + 1)
+            if first
+            else None,
+        )
+    # The cut starts at the line right after it, blank or not, as the client says; it is found in the
+    # file by the first line with text after the cut, less the blank lines before that one.
+    after = cut.remainder.removeprefix("\n").split("\n")  # the newline that ends the last line loaded
+    blank = next((count for count, text in enumerate(after) if text.strip()), None)
+    dropped = after[blank] if blank is not None else ""
+    number = next(
+        (line.number for line in memdir.lines[cut.loaded_lines - 1 :] if dropped and line.text.rstrip("\r") == dropped),
+        None,
+    )
+    if number and blank:
+        number -= blank
     where = f", starting at line {number}" if number else ""
-    quoted = f' ("{quote(dropped)}")' if dropped else ""
+    quoted = f' ("{quote(cut.quoted)}")' if cut.quoted else ""
     lost = cut.dropped_lines
     unreached = _unreached(memdir, number - 1) if number else []
     return Hit(
         f"MEMORY.md is {' and '.join(reasons)}: {cut.reader.title} loads only {cut.loaded_lines:,} of "
-        f"{cut.lines:,} lines, counted once it has stripped the frontmatter and block-level HTML comments; "
-        f"{lost:,} {'line is' if lost == 1 else 'lines are'} cut off{where}{quoted}.{_unreached_note(unreached)} "
-        f"It warns: {cut.warning}",
+        f"{cut.lines:,} lines, {counted}; {lost:,} {'line is' if lost == 1 else 'lines are'} cut off{where}{quoted}."
+        f"{_unreached_note(unreached)} It warns: {cut.warning}",
         line=number,
         related=tuple(unreached),
     )
@@ -231,11 +251,25 @@ def _topic_of(memdir: MemoryDir, line: il.IndexLine) -> str | None:
 
 
 def _regenerate(memdir: MemoryDir, line: il.IndexLine, rel: str | None, options: dict) -> Fix | None:
-    """MEM103, MEM109 (unsafe): the line replaced by the one generated from its topic."""
-    if rel is None or unindexable(rel):
+    """MEM103 (unsafe): the line replaced by the one generated from its topic, only when it holds
+    nothing the topic cannot give back (`_derived`). A fix never rewrites words a person wrote:
+    a title or summary of their own stays, and the line is theirs to shorten."""
+    if rel is None or unindexable(rel) or not _derived(memdir, line, rel):
         return None
     build = partial(_replacement, memdir, line.number, memdir.topic_by_rel[rel], options)
     return Fix(UNSAFE, "Replace the line with the one generated from the topic's description", build=build)
+
+
+def _derived(memdir: MemoryDir, line: il.IndexLine, rel: str) -> bool:
+    """Whether a pointer line says only what its topic does: titled with the topic's `name` (else
+    its file's stem), followed by the topic's whole `description` or by nothing."""
+    front = memdir.topic_by_rel[rel].frontmatter
+    stem = posixpath.splitext(posixpath.basename(rel))[0]
+    title = _folded(line.links[0].title)
+    if title not in (_folded(front.text("name") or ""), _folded(stem)):
+        return False
+    summary = _folded(line.summary())
+    return not summary or summary == _folded(front.text("description") or "")
 
 
 def _replacement(memdir: MemoryDir, number: int, topic: Document, options: dict) -> tuple[Edit, ...] | str:
@@ -264,6 +298,10 @@ def _new_index(memdir: MemoryDir, options: dict) -> tuple[Edit, ...] | str:
     return generate.create(memdir, options)
 
 
+# What MEM108 reports in MEMORY.md, one finding per block of them; MEM103 leaves these lines to it.
+_CONTENT_KINDS = {il.CONTENT: "text", il.NESTED: "nested detail", il.CODE: "a code block"}
+
+
 @rule(
     "MEM103",
     "index-line-too-long",
@@ -284,8 +322,8 @@ def index_line_too_long(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
         cost = loaded if main else "an agent that opens this index reads every line of it"
         for line in lines:
             length = utf16_len(line.text)
-            if length <= limit:
-                continue
+            if length <= limit or main and line.kind in _CONTENT_KINDS:
+                continue  # a paragraph, code or nested detail of MEMORY.md: MEM108's, once for its block
             yield Hit(
                 f"Index line is {length:,} characters (advised: under {limit}): {cost}. Keep the entry to "
                 "one short pointer and move detail into the topic file.",
@@ -309,8 +347,8 @@ _BROKEN = {
 _BROKEN_ANYWHERE = (MISSING, ABSOLUTE)
 
 
-def _drop_line(index: Document, line: il.IndexLine, message: str, applicability: str = SAFE) -> Fix | None:
-    """A fix that deletes a whole pointer line of `index`, when the line holds nothing but that pointer.
+def _drop_line(index: Document, line: il.IndexLine, message: str) -> Fix | None:
+    """A safe fix that deletes a whole pointer line of `index`, when the line holds nothing but that pointer.
 
     The last line of a file without a final newline goes with the line ending before it, so the
     file still ends without one.
@@ -320,7 +358,7 @@ def _drop_line(index: Document, line: il.IndexLine, message: str, applicability:
     start, end = index.line_span(line.number)
     if line.number == len(index.lines) and start > 0:
         start -= 2 if index.text.endswith("\r\n", 0, start) else 1
-    return Fix(applicability, message, (Edit(start, end, ""),))
+    return Fix(SAFE, message, (Edit(start, end, ""),))
 
 
 # An index whose entries mostly point to topics not in the tree is a copy without its topics (a
@@ -393,19 +431,18 @@ def _broken_links(memdir: MemoryDir, document: Document, lines: list[il.IndexLin
                 "`{target}` is an absolute path: it breaks on every other machine and clone. Link topic "
                 "files relative to the memory dir.",
             )
-            # Dropping the line is safe only when it holds nothing a person wrote that the tree
-            # cannot give back: a missing target's bare, generated-looking link. Its summary, a
+            # The line is dropped only when it holds nothing a person wrote that the tree cannot
+            # give back: a missing target's bare, generated-looking link. Its summary, a
             # hand-chosen title, a URL, an absolute path or a path out of the memory dir may be the
-            # only record of what the human meant, so dropping those is unsafe.
+            # only record of what the human meant, so no fix, not even an unsafe one, drops those.
             safe = resolved.problem == MISSING and _only_generated(line, resolved.rel)
-            drop = "Remove the broken entry" if safe else "Remove the broken entry and the text it carries"
             message = message.format(target=quote(link.target))
             if base and resolved.problem == MISSING and resolved.rel:  # said from a subfolder's index
                 message = (
                     f"`{quote(link.target)}` (`{quote(resolved.rel)}` in the memory dir) does not exist: the "
                     "agent follows this entry to nothing."
                 )
-            yield _on_link(document, line, link, message, drop, safe)
+            yield _on_link(document, line, link, message, "Remove the broken entry" if safe else None)
 
 
 @rule(
@@ -532,22 +569,30 @@ def index_duplicate_entry(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
                     continue
                 seen = first_line.setdefault(resolved.rel, line)
                 if seen is not line:
-                    # The later line goes safely only when it says nothing the first does not.
-                    safe = _folded(line.summary()) in _folded(seen.summary())
+                    # The later line goes only when it is a true duplicate: it says nothing the first does not.
+                    true = _repeats(line, seen, resolved.rel)
                     said = (
                         "tells the agent nothing new"
-                        if safe
+                        if true
                         else f"says what line {seen.number} could say: move its text there"
                     )
                     message = (
                         f"`{resolved.rel}` is already linked on line {seen.number}: the second entry {cost} and {said}."
                     )
-                    drop = "Remove the later duplicate line" if safe else "Remove the later duplicate line and its text"
-                    yield _on_link(document, line, link, message, drop, safe)
+                    yield _on_link(document, line, link, message, "Remove the later duplicate line" if true else None)
 
 
-def _on_link(document: Document, line: il.IndexLine, link: il.Link, message: str, drop: str, safe: bool) -> Hit:
-    """A finding on one link of an index line, whose fix is to drop the line (safe or not)."""
+def _repeats(line: il.IndexLine, seen: il.IndexLine, rel: str) -> bool:
+    """Whether `line` is a true duplicate of `seen`: its text is held by the first line's, and its
+    title is the first line's or the file's own name (what the generator writes)."""
+    stem = posixpath.splitext(posixpath.basename(rel))[0]
+    title = _folded(line.links[0].title)
+    return title in (_folded(seen.links[0].title), _folded(stem)) and _folded(line.summary()) in _folded(seen.summary())
+
+
+def _on_link(document: Document, line: il.IndexLine, link: il.Link, message: str, drop: str | None) -> Hit:
+    """A finding on one link of an index line, whose safe fix, when there is one (`drop` says
+    what it does), is to drop the line."""
     return Hit(
         message,
         path=document.path,
@@ -555,15 +600,12 @@ def _on_link(document: Document, line: il.IndexLine, link: il.Link, message: str
         column=link.column,
         end_line=line.number,
         end_column=link.end_column,
-        fix=_drop_line(document, line, drop, SAFE if safe else UNSAFE),
+        fix=None if drop is None else _drop_line(document, line, drop),
     )
 
 
 def _folded(text: str) -> str:
     return " ".join(text.split()).casefold()
-
-
-_CONTENT_KINDS = {il.CONTENT: "text", il.NESTED: "nested detail", il.CODE: "a code block"}
 
 
 @rule(
@@ -579,7 +621,8 @@ def index_not_pointer(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     if lines and lines[0].kind == il.FRONTMATTER:
         end = max(line.number for line in lines if line.kind == il.FRONTMATTER)
         yield Hit(
-            "MEMORY.md has frontmatter: the index is loaded as is, one pointer per line, and takes none.",
+            f"MEMORY.md has frontmatter, which no agent takes fields from: {_frontmatter_fate(memdir, end, options)}. "
+            "Remove it: the index is one pointer per line.",
             line=1,
             end_line=end,
         )
@@ -590,6 +633,20 @@ def index_not_pointer(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
         elif line.kind != il.BLANK and block:
             yield _content_block(block, options["index-max-lines"])
             block = []
+
+
+def _frontmatter_fate(memdir: MemoryDir, lines: int, options: dict) -> str:
+    """What each reader of the dir does with the index's frontmatter (Claude Code: cl02a)."""
+    fates = []
+    for reader in memdir.readers:
+        if reader.strips_index_markup:
+            fates.append(f"{reader.title} strips it before it loads the index")
+        else:
+            fates.append(
+                f"{reader.title} loads it as index text, its {lines:,} lines counted against the "
+                f"{options['index-max-lines']}-line cap"
+            )
+    return "; ".join(fates)
 
 
 def _content_block(block: list[il.IndexLine], max_lines: int) -> Hit:
@@ -627,8 +684,12 @@ def _drift(line: il.IndexLine, summary: str, description: str) -> str | None:
     INFO,
     reads=MEMORY_DIR,
     summary="An index entry's text no longer matches its topic's `description`.",
-    fix=UNSAFE,
-    options=(LINE_MAX_CHARS,),
+    preview=(
+        "On 11 public repositories it was not tuned on, 1 of its 6 findings was right: a number inside a "
+        "range, a date read as a count, and `fixed X` against `no longer X` were taken for changed claims; "
+        "each is fixed since, and the rule stays in preview until it has been measured again on more findings"
+        " than that."
+    ),
 )
 def index_description_drift(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     for line in memdir.lines:
@@ -644,7 +705,6 @@ def index_description_drift(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
                 f'derived from ({drift}): "{quote(" ".join(description.split()))}".',
                 line=line.number,
                 column=line.links[0].end_column,
-                fix=_regenerate(memdir, line, rel, options),
             )
 
 
@@ -664,4 +724,5 @@ FAMILY = Family(
         index_description_drift,
     ),
     precision={"MEM108": "high", "MEM109": "medium"},  # judged (content, wording), not counted
+    cites=("seed", "Claude Code"),  # a public source: what the pinned client does
 )

@@ -3,8 +3,11 @@
 The walk examines each link with `lstat`, `readlink` and `realpath` only and never follows one it
 cannot prove safe (a loop, a dangling link, a way out of the linted root, a sensitive place);
 this family reports what it found and what it refused, so that nothing skipped is skipped
-silently. What a link means depends on the container it sits in, which the rules ask as facts of
-its type (`ContainerType.unasked_writes`, `shared_by_link`) and the container itself (`lost_to`), never by name.
+silently, where an agent's reader meets a link (`_links_in`): in a container, as a container, or
+as a memory or instruction file itself; the rest of the repository's links are not memory.
+What a link means depends on the container it sits in, which the rules ask as facts of its type
+(`ContainerType.unasked_writes`, `shared_by_link`) and the container itself (`lost_to`), never by
+name.
 """
 
 from __future__ import annotations
@@ -14,18 +17,29 @@ from collections.abc import Iterator
 
 from mnemolint.discover.tree import LinkRecord, Tree
 from mnemolint.kinds.base import Container, ContainerType
-from mnemolint.kinds.registry import CONTAINERS
+from mnemolint.kinds.registry import CONTAINERS, kind_of
 from mnemolint.model import ERROR, INFO, WARNING, Hit
-from mnemolint.paths import upwards
+from mnemolint.paths import sensitive_place, upwards
 from mnemolint.rules.base import TREE, Family, rule
 
 
 def _links_in(tree: Tree) -> Iterator[tuple[LinkRecord, Container | None]]:
-    """Each link with the innermost container holding it."""
+    """Each link an agent's reader meets, with the innermost container holding it: a link inside a
+    container (a memory dir, a rules dir, `.ai-memory`), one that stands in for a container (a
+    linked `memory/`), or one that is itself a file a kind claims (`AGENTS.md`, `CLAUDE.md`, a
+    `.gitignore`). A link anywhere else in the repository (`scripts/python -> /usr/bin/python3`)
+    is no memory, and no memory reader meets it: it is not judged."""
     by_path = {container.path: container for container in tree.containers}
     for link in tree.links:
         holder = next((by_path[d] for d in upwards(os.path.dirname(link.path)) if d in by_path), None)
-        yield link, holder
+        if holder is not None or _is_container(link) or _is_a_kinds_file(link, tree):
+            yield link, holder
+
+
+def _is_a_kinds_file(link: LinkRecord, tree: Tree) -> bool:
+    """Whether the link, by its path from the root, is a file of a kind that lives in no container."""
+    rel = os.path.relpath(link.path, tree.root).replace(os.sep, "/")
+    return kind_of(rel, None) is not None
 
 
 def _where(link: LinkRecord, tree: Tree) -> str:
@@ -35,6 +49,16 @@ def _where(link: LinkRecord, tree: Tree) -> str:
     if link.outside:
         return f"`{link.resolved}`"
     return f"`{os.path.relpath(link.resolved, tree.root).replace(os.sep, '/')}`"
+
+
+def _sensitive_where(link: LinkRecord, tree: Tree) -> str:
+    """The sensitive place the link names: where it leads, or, when only the path as written is
+    one (`-> /etc/alternatives/awk`, which leads on to `/usr/bin/mawk`), that path, then where it
+    leads. The same judgement as the walk's (`paths.link_hazard`), on the recorded strings."""
+    if not link.resolved or sensitive_place(link.resolved.replace(os.sep, "/")):
+        return _where(link, tree)
+    written = os.path.normpath(os.path.join(os.path.dirname(link.path), link.target))
+    return f"`{written}` (which leads on to `{link.resolved}`)"
 
 
 def _is_container(link: LinkRecord) -> ContainerType | None:
@@ -119,7 +143,7 @@ def symlink_dangling(tree: Tree, options: dict) -> Iterator[Hit]:
     summary="A symlink that loops back to itself or to a directory it is inside.",
 )
 def symlink_cycle(tree: Tree, options: dict) -> Iterator[Hit]:
-    for link in tree.links:
+    for link, _ in _links_in(tree):
         if link.problem == "cycle":
             yield Hit(
                 f"Symlink loop: `{link.target}` {link.detail}. A recursive reader "
@@ -136,7 +160,7 @@ def symlink_cycle(tree: Tree, options: dict) -> Iterator[Hit]:
     summary="A symlink with an absolute target, the same path on every machine.",
 )
 def symlink_absolute(tree: Tree, options: dict) -> Iterator[Hit]:
-    for link in tree.links:
+    for link, _ in _links_in(tree):
         if os.path.isabs(link.target) or link.target.startswith("/"):
             yield Hit(
                 f"Symlink with an absolute target `{link.target}`: it names that path on whichever machine checks "
@@ -153,11 +177,12 @@ def symlink_absolute(tree: Tree, options: dict) -> Iterator[Hit]:
     summary="A symlink to a system directory, a credential folder, a `.env` file or a private key.",
 )
 def symlink_sensitive_target(tree: Tree, options: dict) -> Iterator[Hit]:
-    for link in tree.links:
+    for link, _ in _links_in(tree):
         if link.sensitive:
             yield Hit(
-                f"Symlink to {_where(link, tree)}, {link.sensitive}: an agent that loads it puts what it holds in its "
-                "context, and one that writes through it changes it. mnemolint did not follow it. Remove the link.",
+                f"Symlink to {_sensitive_where(link, tree)}, {link.sensitive}: an agent that loads it puts what it "
+                "holds in its context, and one that writes through it changes it. mnemolint did not follow it. "
+                "Remove the link.",
                 path=link.path,
             )
 
@@ -182,5 +207,5 @@ FAMILY = Family(
         "LNK005": "4.0",  # a target that names anything on the machine
         "LNK006": "9.0",  # credentials or system files loaded into, or written from, a model's context
     },
-    cites=("seed", "SPEC", "READERS"),
+    cites=("Wave", "`.ai-memory` skill", "claudemd.ts"),
 )

@@ -1,6 +1,6 @@
 """NST: nested instruction and memory files. `AGENTS.md` and `CLAUDE.md` side by side, which the
-agents read differently (NST001), and the files the walk could not read (NST002), reported so
-that the run goes on and nothing it skipped is skipped silently.
+agents read differently (NST001), and the files the walk could not read or an agent skips for
+their size (NST002), reported so that the run goes on and nothing skipped is skipped silently.
 """
 
 from __future__ import annotations
@@ -8,13 +8,14 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
+from mnemolint.agents.claude_code import MAX_BYTES, VERSION
 from mnemolint.discover.tree import Tree
 from mnemolint.kinds.instructions import AGENTS_MD, CLAUDE_MD, DOT_CLAUDE_MD, INSTRUCTION_FILE, placed
 from mnemolint.model import ERROR, WARNING, Hit
 from mnemolint.options import MAX_FILE_BYTES
 from mnemolint.parse.document import Document
-from mnemolint.parse.imports import IMPORTED, IN_CODE, imports
-from mnemolint.patterns import Lazy
+from mnemolint.parse.imports import IMPORTED, IN_CODE, IN_COMMENT, imports
+from mnemolint.readers import CLAUDE
 from mnemolint.rules.base import EVERY_FILE, TREE, Family, rule
 
 
@@ -43,9 +44,9 @@ def claude_md_shadowed(tree: Tree, options: dict) -> Iterator[Hit]:
         why = _WHY_NOT.get(verdict or "", "").format(written=written)
         yield Hit(
             "`AGENTS.md` sits beside this file: Wave reads `AGENTS.md` and ignores `CLAUDE.md` here, and Claude "
-            "Code reads only `CLAUDE.md` (it never reads `AGENTS.md`), so the two agents get different "
-            f"instructions.{why} Keep one text: make this file `@AGENTS.md` (Claude Code "
-            "then imports it), or make the two the same.",
+            f"Code {VERSION} reads only `CLAUDE.md` (it loads `AGENTS.md` only where no `CLAUDE.md` loads at all), "
+            f"so the two agents get different instructions.{why} Keep one text: make this file `@AGENTS.md` "
+            "(Claude Code then imports it), or make the two the same.",
             path=claude.path,
         )
 
@@ -57,7 +58,6 @@ _WHY_NOT = {
     "named": " Naming or linking `AGENTS.md` is not importing it: Claude Code loads it only if the model decides "
     "to open it.",
 }
-_COMMENTED = Lazy(r"<!--(?:(?!-->)[\s\S])*?@(?:\./)?AGENTS\.md")  # an import left in an HTML comment
 
 
 def _import_of(document: Document, target: str) -> tuple[str | None, str]:
@@ -76,10 +76,8 @@ def _import_of(document: Document, target: str) -> tuple[str | None, str]:
             if each.where == IMPORTED:
                 return IMPORTED, ""
             found = (IN_CODE, each.written)
-        elif found[0] == "named":
+        elif found[0] == "named" and each.where != IN_COMMENT:
             found = ("elsewhere", each.written)
-    if found[0] == "named" and _COMMENTED.search(text):
-        found = (IN_CODE, AGENTS_MD)
     return found
 
 
@@ -95,11 +93,8 @@ def _import_of(document: Document, target: str) -> tuple[str | None, str]:
 def memory_file_unreadable(document: Document, options: dict) -> Iterator[Hit]:
     if document.unlisted:
         yield Hit(f"Cannot read this path ({document.read_error}): memory files in it were not checked.")
-    elif document.too_large:
-        yield Hit(
-            f"File is {document.size:,} bytes, over max-file-bytes ({options['max-file-bytes']:,}): "
-            "it was not read, so only its size was checked."
-        )
+    elif document.too_large or (_claude_reads(document) and document.size > MAX_BYTES):
+        yield Hit(_too_large(document, options["max-file-bytes"]))
     elif document.text is None and document.read_error:
         yield Hit(
             f"Cannot read this memory file ({document.read_error}): it was skipped, and the agent "
@@ -107,10 +102,33 @@ def memory_file_unreadable(document: Document, options: dict) -> Iterator[Hit]:
         )
 
 
+def _too_large(document: Document, limit: int) -> str:
+    """What a file over `max-file-bytes` costs: for an instruction file Claude Code reads, what the
+    client does with it at that size (it skips a file over `MAX_BYTES` whole, without a word)."""
+    read = (
+        f"File is {document.size:,} bytes, over max-file-bytes ({limit:,}): it was not read, so only its size was "
+        "checked."
+    )
+    if not _claude_reads(document):
+        return read
+    if document.size > MAX_BYTES:
+        return (
+            f"File is {document.size:,} bytes, over the {MAX_BYTES:,} Claude Code {VERSION} reads: it skips this file "
+            "whole, without a word, so none of it loads (where no other `CLAUDE.md` loads, `AGENTS.md` then does). "
+            f"{'mnemolint did not read it either. ' if document.too_large else ''}Split it, or move detail into "
+            "files the agent reads on demand."
+        )
+    return f"{read} Claude Code loads it (it reads up to {MAX_BYTES:,} bytes)."
+
+
+def _claude_reads(document: Document) -> bool:
+    return document.kind is INSTRUCTION_FILE and document.reader is CLAUDE
+
+
 FAMILY = Family(
     "NST",
     "nested instruction files",
     "instruction-files",
     (claude_md_shadowed, memory_file_unreadable),
-    cites=("seed", "SPEC"),
+    cites=("Claude Code", "Wave"),
 )

@@ -191,10 +191,12 @@ def _unmatched(pending: list[tuple[Document, globs.Glob]], files: list[str]) -> 
     the rest share one combined expression per file, rebuilt only when a pattern is found live."""
     by_tail: dict[str, list[tuple[Document, globs.Glob]]] = {}
     rest: list[tuple[Document, globs.Glob]] = []
+    alone = [item for item in pending if not item[1].combinable]  # each matched by itself, in bounded time
     for item in pending:
         tail = globs.literal_tail(item[1])
-        (by_tail.setdefault(tail, []) if tail else rest).append(item)
-    left = _scan(rest, files)
+        if item[1].combinable:
+            (by_tail.setdefault(tail, []) if tail else rest).append(item)
+    left = _scan(rest, files) + [item for item in alone if not any(item[1].matches(rel) for rel in files)]
     for tail, items in by_tail.items():
         left += _scan(items, [rel for rel in files if rel.endswith(tail)])
     return left
@@ -241,7 +243,8 @@ def rule_glob_never_matches(document: Document, options: dict) -> Iterator[Hit]:
     "rule-glob-syntax",
     ERROR,
     reads=(RULE_FILE,),
-    summary="A rule glob with unbalanced braces or brackets, or more brace expansions than the limit.",
+    summary="A rule glob with unbalanced braces or brackets, more brace expansions than the limit, or too complex "
+    "to match in bounded time.",
     options=(GLOB_MAX_EXPANSIONS,),
 )
 def rule_glob_syntax(document: Document, options: dict) -> Iterator[Hit]:
@@ -586,5 +589,5 @@ FAMILY = Family(
         rule_readme_loaded,
     ),
     precision={"WAV002": "high", "WAV005": "medium", "WAV010": "high", "WAV012": "high"},
-    cites=("READERS", "seed", "SPEC"),
+    cites=("MemoryRule", "Wave"),
 )
