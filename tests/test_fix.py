@@ -180,11 +180,11 @@ def test_unsafe_fixes_replace_lines_only_when_asked_and_keep_crlf(tree) -> None:
     drifted = "- [Deploy](deploy.md) — release steps were dropped in March"
     index = f"# Memory\r\n{long_line}\r\n{drifted}\r\n"
     root = tree({INDEX: index, f"{MEM}/build.md": LONG_BUILD, f"{MEM}/deploy.md": DEPLOY})
-    safe = fix(root)
+    safe = fix(root, "--preview")  # MEM109 is a preview rule
     assert index_of(root).decode() == index and safe.returncode == 1
     assert sorted(line.split()[1] for line in safe.stdout.splitlines()[:-2]) == ["MEM103", "MEM109"]
     assert "0 fixed, 2 remaining." in safe.stdout
-    unsafe = fix(root, "--unsafe-fixes")
+    unsafe = fix(root, "--preview", "--unsafe-fixes")
     assert unsafe.returncode == 0, unsafe.stdout  # MEM109 is an info
     first, cut, kept, rest = index_of(root).decode().split("\r\n")
     assert (first, kept, rest) == ("# Memory", drifted, "")

@@ -60,7 +60,7 @@ def test_diff_shows_exactly_what_fix_writes(tmp_path: Path) -> None:
 def test_sec001_reports_a_token_only_its_decoded_value_shows(tmp_path: Path) -> None:
     binary = base64.b64encode(f"ghp_{ESCAPED[::-1]}".encode()).decode()
     root = memory(tmp_path, {"mem/v.md": topic("V", f"!!binary {binary}")})
-    result = run_cli("check", "--no-cache", "--select", "SEC001", "mem", cwd=root)
+    result = run_cli("check", "--no-cache", "--preview", "--select", "SEC001", "mem", cwd=root)
     found = [line for line in result.stdout.splitlines() if "SEC001" in line]
     assert [line.split(": SEC001")[0] for line in found] == ["mem/t.md:3:30", "mem/u.md:3:1", "mem/v.md:3:1"]
     assert "`description` holds `ghp_***` once decoded (36 characters masked)" in found[1]
@@ -69,7 +69,7 @@ def test_sec001_reports_a_token_only_its_decoded_value_shows(tmp_path: Path) -> 
 
 def test_an_escape_that_hides_nothing_is_not_reported(tmp_path: Path) -> None:
     root = memory(tmp_path, {"mem/t.md": topic("T", '"tabs\\tand \\x41 letters"'), "mem/u.md": topic("U", "u")})
-    result = run_cli("check", "--no-cache", "--select", "SEC001", "mem", cwd=root)
+    result = run_cli("check", "--no-cache", "--preview", "--select", "SEC001", "mem", cwd=root)
     assert (result.returncode, "SEC001" in result.stdout) == (0, False)
 
 

@@ -111,6 +111,7 @@ def test_no_command_reads_a_linked_memory(tmp_path: Path, home: Path, command: t
 
 def test_preview_of_a_dir_without_index_generates_no_line_from_a_link(tmp_path: Path, home: Path) -> None:
     root = memory_dir(tmp_path, home, index=False)
+    (root / "mnemolint.toml").write_text('memory-dirs = ["mem"]\n', encoding="utf-8")  # no index: say it is one
     result = cli("preview", "mem", cwd=root, home=home)
     never_shown(result)
     assert "a.md" in result.stdout

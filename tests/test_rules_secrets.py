@@ -296,7 +296,7 @@ def test_a_template_file_holds_stand_ins_not_secrets(tmp_path: Path) -> None:
     """A file named like `.env.example` shows a configuration's shape; a provider's token there
     is still a token."""
     write_tree(tmp_path, {"memory/MEMORY.md": "# M\n", "memory/settings.example.md": topic(ENV_TEMPLATE + GHP)})
-    [finding] = run_lint(tmp_path, select=["SEC001"])
+    [finding] = run_lint(tmp_path, select=["SEC001"], preview=True)
     assert finding.line == 8 and "an access token" in finding.message
 
 
@@ -304,4 +304,4 @@ def test_a_code_block_a_template_name_introduces_holds_stand_ins(tmp_path: Path)
     body = f"Copy `.env.example`:\n```sh\n{ENV_TEMPLATE}```\n```.env.sample\npassword: hunter2-Tq8\n```\n"
     real = "```sh\npassword: hunter2-Tq8\n```\n"  # line 15: a block no template's name introduces
     write_tree(tmp_path, {"memory/MEMORY.md": "# M\n", "memory/deploy.md": topic(body + real)})
-    assert [finding.line for finding in run_lint(tmp_path, select=["SEC001"])] == [15]
+    assert [finding.line for finding in run_lint(tmp_path, select=["SEC001"], preview=True)] == [15]

@@ -45,7 +45,7 @@ def curated(tmp_path: Path) -> tuple[Path, list[str]]:
 def test_unsafe_fixes_keep_every_human_word_and_settle(tmp_path: Path) -> None:
     root, lines = curated(tmp_path)
     index = root / "mem/MEMORY.md"
-    first = run_cli("check", "--fix", "--unsafe-fixes", "mem", cwd=root)
+    first = run_cli("check", "--preview", "--fix", "--unsafe-fixes", "mem", cwd=root)
     assert first.returncode == 1, first.stdout  # MEM101, MEM103, MEM104, MEM107, MEM109 remain
     kept = index.read_text(encoding="utf-8").splitlines()
     human = [line for line in lines if line != "- [t0](t0.md)"]
@@ -53,10 +53,10 @@ def test_unsafe_fixes_keep_every_human_word_and_settle(tmp_path: Path) -> None:
     assert "…" not in index.read_text(encoding="utf-8")
     for code in ("MEM103", "MEM104", "MEM107", "MEM109"):
         assert code in first.stdout
-    again = run_cli("check", "--diff", "--unsafe-fixes", "mem", cwd=root)
+    again = run_cli("check", "--preview", "--diff", "--unsafe-fixes", "mem", cwd=root)
     assert (again.returncode, again.stdout) == (0, ""), again.stdout
     before = index.read_bytes()
-    run_cli("check", "--fix", "--unsafe-fixes", "mem", cwd=root)
+    run_cli("check", "--preview", "--fix", "--unsafe-fixes", "mem", cwd=root)
     assert index.read_bytes() == before
 
 

@@ -247,5 +247,5 @@ FAMILY = Family(
     "frontmatter",
     "frontmatter",
     (invalid_yaml, not_a_mapping, unclosed_frontmatter, yaml_ambiguous_scalar, yaml_too_complex),
-    cites=("seed", "Claude Code"),
+    cites=("Wave", "Claude Code"),
 )

@@ -724,5 +724,5 @@ FAMILY = Family(
         index_description_drift,
     ),
     precision={"MEM108": "high", "MEM109": "medium"},  # judged (content, wording), not counted
-    cites=("seed", "Claude Code"),  # a public source: what the pinned client does
+    cites=("Wave", "Claude Code"),  # a public source: what the pinned client does
 )
