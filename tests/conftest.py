@@ -137,13 +137,12 @@ def example(tmp_path: Path) -> Path:
     return target
 
 
-def summary_of(example: Path) -> tuple[int, str]:
-    """How many findings `check` makes in `example`, and its text summary line: the counts the
+def summary_of(example: Path, *args: str) -> tuple[int, str]:
+    """How many findings `check ARGS` makes in `example`, and its text summary line: the counts the
     other formats' tests compare with, so that a defect added to the example changes one place."""
-    result = run_cli("check", cwd=example)
-    return len(json.loads(run_cli("check", "--output-format", "json", cwd=example).stdout)), result.stdout.splitlines()[
-        -1
-    ]
+    result = run_cli("check", *args, cwd=example)
+    found = json.loads(run_cli("check", *args, "--output-format", "json", cwd=example).stdout)
+    return len(found), result.stdout.splitlines()[-1]
 
 
 # What building and running the package needs from this checkout (the packaging tests).

@@ -350,7 +350,7 @@ def test_severity_override(tree, name: str) -> None:
     root = tree(DRIFT)
     [default] = json_findings("--preview", cwd=root)  # MEM109 is a preview rule
     assert (default["code"], default["severity"]) == ("MEM109", "info")
-    config(root, name, 'preview = true\nfail-level = "error"\n\n[severity]\nMEM109 = "error"\n')
+    config(root, name, 'fail-level = "error"\npreview = true\n\n[severity]\nMEM109 = "error"\n')
     process = run_cli("check", "--output-format", "json", cwd=root)
     [raised] = json.loads(process.stdout)
     assert (raised["code"], raised["severity"], process.returncode) == ("MEM109", "error", 1)

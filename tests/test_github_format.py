@@ -18,9 +18,9 @@ def diagnostic(path: str, message: str = "Broken.", severity: str = ERROR, **whe
 
 
 def test_github_output(example: Path, snapshot) -> None:
-    result = run_cli("check", "--output-format", "github", cwd=example)
+    result = run_cli("check", "--preview", "--output-format", "github", cwd=example)
     assert result.returncode == 1
-    assert result.stderr == summary_of(example)[1] + "\n"
+    assert result.stderr == summary_of(example, "--preview")[1] + "\n"
     assert result.stdout == snapshot
 
 

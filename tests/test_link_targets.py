@@ -60,10 +60,12 @@ def test_a_file_named_as_the_link_is_written_is_found_and_its_line_kept(tree, na
     (`a%20b.md`: the line was dropped and a generated one appended, the human summary lost)."""
     index = f"- [Mine]({name}) — my own words\n"
     root = tree({INDEX: index, f"{MEM}/{name}": topic("Mine")})
-    result = run_cli("check", "--fix", cwd=root)
+    result = run_cli("check", "--fix", "--preview", cwd=root)
     assert "Traceback" not in result.stderr
     assert (root / INDEX).read_text(encoding="utf-8") == index
-    assert [code for code, _ in findings(root, "--preview")] == ["MEM109"]  # only the summary that differs, unfixed
+    assert [
+        code for code, _ in findings(root, "--preview")
+    ]  # MEM109: a preview rule == ["MEM109"]  # only the summary that differs, unfixed
 
 
 @pytest.mark.parametrize(

@@ -47,7 +47,7 @@ LEAKS = ("hunter2", "hunter3", "IOSFODNN7EXAMPLE")
 @pytest.mark.parametrize("format_", FORMATS)
 def test_secrets_are_not_echoed(tmp_path: Path, format_: str) -> None:
     root = write_tree(tmp_path, SECRETS)
-    text = output(run_cli("check", "--preview", "--output-format", format_, "k", cwd=root))  # MEM109 too
+    text = output(run_cli("check", "--preview", "--output-format", format_, "k", cwd=root))
     assert not [leak for leak in LEAKS if leak in text]
     # The shape stays, so each message still says what it found.
     shown = text.replace("\\", "")  # JSON escapes the quotes

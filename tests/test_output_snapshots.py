@@ -18,24 +18,24 @@ NOT_IN_EXAMPLE = {"NST002", "LNK004", "LNK002", "GIT003", "CDX002", "CIT003"}
 
 
 def test_text_output(example: Path, snapshot) -> None:
-    result = run_cli("check", cwd=example)
+    result = run_cli("check", "--preview", cwd=example)
     assert result.returncode == 1
     assert result.stderr == ""
     assert result.stdout == snapshot
 
 
 def test_json_output(example: Path, snapshot) -> None:
-    result = run_cli("check", "--output-format", "json", cwd=example)
+    result = run_cli("check", "--preview", "--output-format", "json", cwd=example)
     assert result.returncode == 1
     assert json.loads(result.stdout) == snapshot
 
 
 def test_statistics_output(example: Path, snapshot) -> None:
-    result = run_cli("check", "--statistics", cwd=example)
+    result = run_cli("check", "--preview", "--statistics", cwd=example)
     assert result.stdout == snapshot
 
 
 def test_example_shows_every_rule(example: Path) -> None:
-    result = run_cli("check", "--output-format", "json", cwd=example)
+    result = run_cli("check", "--preview", "--output-format", "json", cwd=example)
     shown = {finding["code"] for finding in json.loads(result.stdout)}
     assert shown == {rule.code for rule in RULES} - NOT_IN_EXAMPLE

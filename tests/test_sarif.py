@@ -34,7 +34,7 @@ def assert_valid(document: dict, validator: Draft4Validator) -> None:
 
 
 def example_sarif(example: Path) -> dict:
-    result = run_cli("check", "--output-format", "sarif", cwd=example)
+    result = run_cli("check", "--preview", "--output-format", "sarif", cwd=example)
     assert result.returncode == 1
     assert result.stderr == ""
     return json.loads(result.stdout)
