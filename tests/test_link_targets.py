@@ -315,5 +315,6 @@ def test_a_2_mb_line_of_angle_destinations_is_checked_in_linear_time(tree) -> No
     result = run_cli("check", "--output-format", "json", cwd=root)
     elapsed = time.perf_counter() - start
     assert result.returncode == 1 and "Traceback" not in result.stderr
-    assert {item["code"] for item in json.loads(result.stdout)} >= {"MEM101", "MEM103"}
+    # a line that is no pointer: MEM108, which MEM103 does not repeat inside
+    assert {item["code"] for item in json.loads(result.stdout)} >= {"MEM101", "MEM108"}
     assert elapsed < 5, f"{elapsed:.1f} s"
