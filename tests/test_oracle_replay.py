@@ -33,8 +33,6 @@ FIXTURES = Path(os.environ.get("MNEMOLINT_ORACLE_FIXTURES") or ROOT / "tests" / 
 # what to fix. These are strict xfails: when a fix makes a case agree, its test fails until the
 # entry is deleted here, so this list stays true.
 KNOWN_DISAGREEMENTS: dict[tuple[str, str], str] = {
-    ("cl03c_home_import_approved", "files"): "issue 21 item 9: @~/ and absolute imports load once approved",
-    ("cl2m_parent_imports_approved", "files"): "a parent CLAUDE.md's imports load once external imports are approved",
 }
 
 
@@ -226,6 +224,10 @@ def test_replay(
     recorded = json.loads(fixture_path.read_text(encoding="utf-8"))
     assert recorded["case"] in case_dirs, f"{fixture_path}: no case {recorded['case']} in tools/oracle/cases_*.py"
     session = casetree.lay_out(case_dirs[recorded["case"]], tmp_path / "session")
+    if recorded["client"] == "claude":  # the user's own ~/.claude.json and settings, as the client had them
+        for name, content in casetree.claude_config(session).items():
+            (session.home / name).parent.mkdir(parents=True, exist_ok=True)
+            (session.home / name).write_text(json.dumps(content), encoding="utf-8")
     REPLAY[aspect](recorded, Mnemolint(session, monkeypatch, capsys))
 
 

@@ -211,16 +211,20 @@ def _for_claude(scan: _Scan) -> Explanation:
 def _imports(found: Explanation, scan: _Scan) -> None:
     """The files each loaded instruction file brings with its `@imports`, as Claude Code follows
     them (parse/imports.py): depth first, each once, 4 levels deep, nothing outside the folder the
-    session works in (Claude Code needs the project's approval for more)."""
+    session works in unless the user approved external imports for the project (then the home
+    folder and the rest too); a sensitive target is never read either way."""
+    from mnemolint.agents.claude_code import external_imports_approved
     from mnemolint.parse.document import Document
     from mnemolint.parse.imports import Memo, expand
 
     root = scan.root
+    approved = external_imports_approved(root)
+    within, home = (os.path.sep, os.path.expanduser("~")) if approved else (root, None)
     memo = Memo(scan.options)
     loaded = [*found.memory, *found.nested, *(entry.path for entry in (*found.always, *found.applying))]
     for shown in loaded:
         path = shown if os.path.isabs(shown) else os.path.join(root, shown)
-        expansion = expand(Document(path, None, scan.options), root, memo=memo)
+        expansion = expand(Document(path, None, scan.options), within, home=home, memo=memo)
         brought = [_shown(path, root) for path, _ in expansion.loaded[1:]]
         if brought:
             found.imports[shown] = brought

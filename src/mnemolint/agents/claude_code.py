@@ -186,14 +186,32 @@ def _user_settings(environ: Mapping[str, str] | None) -> dict:
     return _json(os.path.join(config_dir(environ), "settings.json"))
 
 
-def _json(path: str) -> dict:
+def external_imports_approved(session_dir: str, environ: Mapping[str, str] | None = None) -> bool:
+    """Whether the user approved `@imports` from outside the session folder for this project:
+    `hasClaudeMdExternalIncludesApproved` in its entry of the user's `~/.claude.json` (keyed by the
+    session folder or the project key). Only then does the client follow a parent `CLAUDE.md`'s
+    imports and `@~/…` ones (cl2l against cl2m, cl03 against cl03c)."""
+    environ = os.environ if environ is None else environ
+    base = environ.get("CLAUDE_CONFIG_DIR") or environ.get("HOME") or os.path.expanduser("~")
+    projects = _json(os.path.join(base, ".claude.json"), 16 << 20).get("projects")
+    if not isinstance(projects, dict):
+        return False
+    folder = os.path.abspath(session_dir)
+    for key in (folder, project_key(folder)):
+        entry = projects.get(key)
+        if isinstance(entry, dict) and entry.get(EXTERNAL_APPROVAL) is True:
+            return True
+    return False
+
+
+def _json(path: str, limit: int = 1 << 20) -> dict:
     """A small settings file's object, {} when it is missing, not a regular file, too large or bad."""
     import json
     import stat
 
     try:
         info = os.stat(path, follow_symlinks=False)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > 1 << 20:
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
             return {}
         with open(path, encoding="utf-8") as handle:
             data = json.load(handle)
@@ -417,6 +435,7 @@ WALKS_TO_FILESYSTEM_ROOT = True  # not to the git root
 NESTED_ON_TOUCH = True  # folders below the session folder load when a file in them is read
 MAX_BYTES = 4 * 1024 * 1024  # over it, a file is skipped whole, without a word; at it, it loads
 IMPORTS_WITHIN_SESSION = True  # imports outside the session folder need the project's approval
+EXTERNAL_APPROVAL = "hasClaudeMdExternalIncludesApproved"  # that approval, in the project's ~/.claude.json entry
 IMPORT_DEPTH = 4  # nested import levels below the file loaded
 # An `@path` in a list item is found in the item's raw text, an HTML comment or a code span in it
 # included; `\@` is no import; elsewhere a comment or code hides it.
@@ -503,6 +522,7 @@ VERIFIED = {
     ),
     "MAX_BYTES": ("cl04b_huge_claude_md", "cl2p_size_4mib_exact", "cl2f_huge_claude_agents"),
     "IMPORTS_WITHIN_SESSION": ("cl2l_parent_imports", "cl2m_parent_imports_approved", "cl03c_home_import_approved"),
+    "EXTERNAL_APPROVAL": ("cl2m_parent_imports_approved", "cl03c_home_import_approved"),
     "IMPORT_DEPTH": ("cl03_imports",),
     "LIST_ITEM_RAW": ("cl03b_imports_comments", "cl2a_imports_by_token"),
     "ESCAPED_AT_IS_TEXT": ("cl2a_imports_by_token",),
