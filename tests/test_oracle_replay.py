@@ -32,8 +32,7 @@ FIXTURES = Path(os.environ.get("MNEMOLINT_ORACLE_FIXTURES") or ROOT / "tests" / 
 # Where mnemolint and the client disagree today, by (case, aspect): issue 21 lists them and says
 # what to fix. These are strict xfails: when a fix makes a case agree, its test fails until the
 # entry is deleted here, so this list stays true.
-KNOWN_DISAGREEMENTS: dict[tuple[str, str], str] = {
-}
+KNOWN_DISAGREEMENTS: dict[tuple[str, str], str] = {}
 
 
 def _fixtures() -> list[Path]:

@@ -409,6 +409,7 @@ def requoted_lines(yaml_lines: list[str], max_depth: int) -> list[tuple[int, str
     rewritten = requote("\n".join(yaml_lines), lambda value: _is_list(value, max_depth)).split("\n")
     return [(at, new) for at, (old, new) in enumerate(zip(yaml_lines, rewritten, strict=True)) if old != new]
 
+
 # ---------------------------------------------------------------- instruction files (CLAUDE.md, AGENTS.md)
 # At the start of a session Claude Code walks every folder from the file system's root (the root
 # itself left out) down to the session folder, a git root being no limit; in each it loads
