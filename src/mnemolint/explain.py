@@ -44,7 +44,18 @@ class Explanation:
     rules replaced by a later one with the same id, the rules a dangling link keeps from loading,
     and (asked with --all) the conditional rules that do not apply."""
 
-    __slots__ = ("reader", "memory", "always", "applying", "nested", "replaced", "lost", "not_applying", "imports")
+    __slots__ = (
+        "reader",
+        "memory",
+        "always",
+        "applying",
+        "nested",
+        "replaced",
+        "lost",
+        "not_applying",
+        "imports",
+        "auto_memory",
+    )
 
     def __init__(self, reader: Reader) -> None:
         self.reader = reader
@@ -56,6 +67,7 @@ class Explanation:
         self.lost: list[Entry] = []
         self.not_applying: list[Entry] = []
         self.imports: dict[str, list[str]] = {}  # a file the agent loads → the files its `@imports` bring
+        self.auto_memory: str | None = None  # Claude Code: the folder of its auto memory, or why it is off
 
     def as_dict(self) -> dict[str, object]:
         entries = ("always", "applying", "replaced", "lost", "not_applying")
@@ -63,6 +75,8 @@ class Explanation:
         found.update({name: [entry.as_dict() for entry in getattr(self, name)] for name in entries})
         if self.reader.follows_imports:
             found["imports"] = self.imports
+        if self.auto_memory is not None:
+            found["auto_memory"] = self.auto_memory
         return found
 
 
@@ -205,7 +219,23 @@ def _for_claude(scan: _Scan) -> Explanation:
             else:
                 _judge(found, rules_dir, document, scan)
     _imports(found, scan)
+    found.auto_memory = _auto_memory(root)
     return found
+
+
+def _auto_memory(root: str) -> str | None:
+    """Where Claude Code keeps the auto memory of a session in `root` (its `MEMORY.md` loads in
+    every session), said with `~` for the home folder, or why it is off; None when there is none."""
+    from mnemolint.agents.claude_code import auto_memory_dir, auto_memory_off
+
+    folder = auto_memory_dir(root)
+    if not os.path.isdir(folder):
+        return None
+    off = auto_memory_off(root)
+    if off:
+        return f"off: {off}"
+    home = os.path.expanduser("~")
+    return "~" + folder[len(home) :] if home != "/" and folder.startswith(home + os.sep) else folder
 
 
 def _imports(found: Explanation, scan: _Scan) -> None:

@@ -61,6 +61,8 @@ def _text(found: Explanation, shown: str, show_all: bool) -> str:
     from mnemolint.report import printable as visible
 
     lines = [f"{found.reader.title}: what it injects when it reads {visible(shown)}"]
+    if found.auto_memory is not None:  # a line of its own, no list: `mnemolint preview --auto-memory` shows it
+        lines.append(f"  Auto memory (its MEMORY.md loads in every session): {visible(found.auto_memory)}")
     sections: list[tuple[str, list[str]]] = [
         ("Project memory, always loaded", found.memory),
         ("Always-on rules", [_entry(entry) for entry in found.always]),
