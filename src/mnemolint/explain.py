@@ -255,7 +255,7 @@ def _imports(found: Explanation, scan: _Scan) -> None:
     for shown in loaded:
         path = shown if os.path.isabs(shown) else os.path.join(root, shown)
         expansion = expand(Document(path, None, scan.options), within, home=home, memo=memo)
-        brought = [_shown(path, root) for path, _ in expansion.loaded[1:]]
+        brought = [_walked(path, root) for path, _ in expansion.loaded[1:]]  # `../x.md` as for a parent
         if brought:
             found.imports[shown] = brought
 
