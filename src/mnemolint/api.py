@@ -31,13 +31,16 @@ if TYPE_CHECKING:
 AGENTS = ("claude-code", "wave")
 
 
-def lint(paths: PathLike | Iterable[PathLike], config: PathLike | dict[str, Any] | None = None) -> list[Diagnostic]:
+def lint(
+    paths: PathLike | Iterable[PathLike], config: PathLike | dict[str, Any] | None = None, preview: bool | None = None
+) -> list[Diagnostic]:
     """The findings on `paths` (files or directories), sorted by path and line.
 
     `config` is a config file (`.mnemolint.toml`, or a `pyproject.toml` with `[tool.mnemolint]`),
     a table of settings as that file holds them (`{"select": ["MEM1"], "index-max-lines": 150}`),
     or None for the config file nearest the first path. A bad setting raises
-    `mnemolint.errors.ConfigError`.
+    `mnemolint.errors.ConfigError`. `preview` turns the preview rules on or off over what the
+    configuration says (`--preview`).
     """
     from mnemolint.engine import lint as run
     from mnemolint.report import shown
@@ -45,7 +48,10 @@ def lint(paths: PathLike | Iterable[PathLike], config: PathLike | dict[str, Any]
     given = [os.fspath(paths)] if isinstance(paths, (str, os.PathLike)) else [os.fspath(path) for path in paths]
     if not given:
         return []
-    return shown(run(given, _settings(config, given[0])).diagnostics)
+    settings = _settings(config, given[0])
+    if preview is not None:
+        settings.preview = preview
+    return shown(run(given, settings).diagnostics)
 
 
 def _settings(config: PathLike | dict[str, Any] | None, start: str) -> Settings:

@@ -63,11 +63,11 @@ class Project:
 # The tools: each takes the project and the call's arguments and returns the answer as data.
 
 
-def lint(project: Project, path: str = ".") -> dict:
+def lint(project: Project, path: str = ".", preview: bool = False) -> dict:
     from mnemolint import api
     from mnemolint.report.json_format import as_dict
 
-    findings = [as_dict(diagnostic) for diagnostic in api.lint(project.path(path))]
+    findings = [as_dict(d) for d in api.lint(project.path(path), preview=True if preview else None)]
     return {"count": len(findings), "findings": findings[:MAX_FINDINGS], "truncated": len(findings) > MAX_FINDINGS}
 
 
@@ -212,11 +212,12 @@ def serve(root: str, timeout: float = TIMEOUT) -> None:
         return json.loads(text)
 
     @server.tool(annotations=reading)
-    async def lint(path: str = ".") -> dict:
+    async def lint(path: str = ".", preview: bool = False) -> dict:
         """Lint memory and instruction files: a file or folder relative to the project root ("." for
         the whole project). Call after you write or edit memory. Returns the findings (code,
-        severity, message, path, line, fix), secrets masked."""
-        return await answer("lint", path=path)
+        severity, message, path, line, fix), secrets masked. `preview`: also run the preview rules,
+        among them SEC001's scan for credentials saved as memory."""
+        return await answer("lint", path=path, preview=preview)
 
     @server.tool(annotations=reading)
     async def preview(directory: str, agent: str | None = None) -> dict:
