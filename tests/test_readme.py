@@ -86,3 +86,12 @@ def test_every_test_that_docs_security_cites_exists() -> None:
     }
     assert cited, "docs/security.md names no test"
     assert sorted(cited - defined) == []
+
+
+def test_readme_shows_the_example_summary_check_prints() -> None:
+    """The summary line of the README's opening example is the one `check` prints on the bundled example."""
+    from conftest import EXAMPLE, run_cli
+
+    shown = re.search(r"^Found \d+ findings .*$", README, re.M).group(0)
+    printed = run_cli("check", "--no-cache", cwd=EXAMPLE).stdout.splitlines()[-1]
+    assert shown == printed
