@@ -11,7 +11,7 @@ import os
 from mnemolint.kinds.instructions import AGENTS_MD, CLAUDE_MD
 from mnemolint.kinds.rules import HOMES, RulesDir
 from mnemolint.parse.globs import NEGATED
-from mnemolint.paths import inside, upwards
+from mnemolint.paths import from_home, inside, upwards
 from mnemolint.readers import CLAUDE, WAVE, Reader
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
@@ -234,8 +234,7 @@ def _auto_memory(root: str) -> str | None:
     off = auto_memory_off(root)
     if off:
         return f"off: {off}"
-    home = os.path.expanduser("~")
-    return "~" + folder[len(home) :] if home != "/" and folder.startswith(home + os.sep) else folder
+    return from_home(folder) or folder
 
 
 def _imports(found: Explanation, scan: _Scan) -> None:

@@ -32,6 +32,15 @@ def inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
+def from_home(path: str) -> str | None:
+    """`path` said as `~/…`, the way users write a file of their home folder; None when it lies
+    outside it (or the home folder is `/`, where `~/` would say nothing)."""
+    home = os.path.expanduser("~")
+    if home in ("", os.sep) or not inside(path, home):
+        return None
+    return "~/" + os.path.relpath(path, home).replace(os.sep, "/")
+
+
 def upwards(directory: str) -> Iterator[str]:
     """`directory`, then each parent up to the file system's root."""
     current = directory

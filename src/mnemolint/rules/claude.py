@@ -22,7 +22,7 @@ from mnemolint.model import ERROR, INFO, WARNING, Hit
 from mnemolint.options import INT, USER_MEMORY, Option
 from mnemolint.parse.imports import MAX_DEPTH, TRAILING, Edge, Expansion, Memo, expand, sensitive_target
 from mnemolint.parse.textutil import utf16_len
-from mnemolint.paths import inside, repository
+from mnemolint.paths import from_home, inside, repository
 from mnemolint.readers import CLAUDE
 from mnemolint.rules.base import TREE, Family, rule
 
@@ -70,10 +70,8 @@ def _edges(tree: Tree, options: dict, field: str) -> Iterator[Edge]:
 
 def _shown(path: str, tree: Tree) -> str:
     """`path` relative to the linted root, or to `~` for a file in the home folder outside it."""
-    home = os.path.expanduser("~")
-    if inside(path, home) and not inside(path, tree.root):
-        return "~/" + os.path.relpath(path, home).replace(os.sep, "/")
-    return os.path.relpath(path, tree.root).replace(os.sep, "/")
+    homed = None if inside(path, tree.root) else from_home(path)
+    return homed or os.path.relpath(path, tree.root).replace(os.sep, "/")
 
 
 def _hit(edge: Edge, message: str, severity: str | None = None) -> Hit:
