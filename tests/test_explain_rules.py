@@ -166,7 +166,7 @@ def test_an_agent_asked_for_reads_what_its_loader_scans_whatever_the_agents_sett
     assert ".claude/rules/a.md" in explain(tmp_path, "src/x.ts", "--agent", "claude-code")
 
 
-def test_claude_code_names_the_auto_memory_it_keeps_for_the_project(tmp_path: Path, monkeypatch) -> None:
+def test_claude_code_names_the_auto_memory_it_keeps_for_the_project(tmp_path: Path, monkeypatch, capsys) -> None:
     """The folder under ~/.claude/projects/ (the project key, every other character `-`), when
     there is one, or why Claude Code does not load it."""
     from mnemolint.agents.claude_code import auto_memory_dir
@@ -178,26 +178,17 @@ def test_claude_code_names_the_auto_memory_it_keeps_for_the_project(tmp_path: Pa
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.delenv("CLAUDE_CODE_DISABLE_AUTO_MEMORY", raising=False)
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
-    args = ["explain-rules", "--agent", "claude-code", "--root", str(project), str(project / "src" / "a.ts")]
 
-    def shown(capsys_out: str) -> list[str]:
-        return [line for line in capsys_out.splitlines() if line.startswith("  Auto memory")]
+    def shown() -> list[str]:
+        main(["explain-rules", "--agent", "claude-code", "--root", str(project), str(project / "src" / "a.ts")])
+        return [line for line in capsys.readouterr().out.splitlines() if line.startswith("  Auto memory")]
 
-    import contextlib
-    import io
-
-    def run() -> str:
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            main(args)
-        return out.getvalue()
-
-    assert shown(run()) == []  # none kept yet: nothing to name
+    assert shown() == []  # none kept yet: nothing to name
     memory = Path(auto_memory_dir(str(project)))
     memory.mkdir(parents=True)
     (memory / "MEMORY.md").write_text("- [A](a.md) — a\n", encoding="utf-8")
-    expected = "~/" + str(memory.relative_to(home))
-    assert shown(run()) == [f"  Auto memory (its MEMORY.md loads in every session): {expected}"]
+    expected = "~/" + memory.relative_to(home).as_posix()
+    assert shown() == [f"  Auto memory (its MEMORY.md loads in every session): {expected}"]
     monkeypatch.setenv("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "1")
-    [line] = shown(run())
+    [line] = shown()
     assert line.endswith("off: `CLAUDE_CODE_DISABLE_AUTO_MEMORY=1` turns it off")
