@@ -134,7 +134,7 @@ def test_index_usage_errors(tree) -> None:
         (["index", DIR, "--force"], "--force only goes with --write"),
         (["index", "nowhere"], "not a directory: nowhere"),
         (["index", DIR, "--write", "--check"], "not allowed with argument"),
-        (["index", "plain"], "plain is not a memory dir: it holds no MEMORY.md, is not an agent's memory location"),
+        (["index", "plain"], "plain is not a memory dir: it holds no MEMORY.md written as an index"),
         (["preview", "plain"], "and matches no `memory-dirs` entry of the configuration"),
     ]:
         result = run_cli(*args, cwd=root)
@@ -153,3 +153,35 @@ def test_a_memory_dir_is_one_by_its_index_or_its_location(tree) -> None:
     assert run_cli("index", "kept", cwd=root).stdout == "- [A](a.md) — a\n"
     assert run_cli("preview", "kept", cwd=root).returncode == 0
     assert run_cli("index", "home/.claude/projects/p/memory", cwd=root).stdout == "- [B](b.md) — b\n"
+
+
+SESSION_LOG = "# Project memory log\n\n" + "".join(
+    f"## Session {n}\n- Fixed the build on day {n}; see `DEPLOY.md` for the steps.\n- Lesson: keep the cache warm.\n\n"
+    for n in range(1, 6)
+)
+
+
+def test_a_memory_md_of_prose_outside_an_agent_layout_is_no_memory_dir(tree) -> None:
+    """A workspace's long-term memory written as a session log (`MEMORY.md` at a project's root,
+    beside its docs) is no index: its neighbours are not topics, and `index` will not rewrite it."""
+    root = tree({"MEMORY.md": SESSION_LOG, "DEPLOY.md": "# Deploy\n", "notes/MEMORY.md": "- [A](a.md) — a\n"})
+    result = run_cli("check", "--preview", "--output-format", "json", ".", cwd=root)
+    import json
+
+    paths = {finding["path"] for finding in json.loads(result.stdout)}
+    assert not paths & {"MEMORY.md", "DEPLOY.md"}, result.stdout
+    assert "notes/MEMORY.md" in paths  # a short index elsewhere is still one: its missing a.md is reported
+    refused = run_cli("index", ".", "--write", "--force", cwd=root)
+    assert refused.returncode == 2 and "written as an index" in refused.stderr
+    assert (root / "MEMORY.md").read_text() == SESSION_LOG
+
+
+def test_a_memory_md_of_prose_in_an_agent_layout_stays_an_index(tree) -> None:
+    """Where an agent keeps its memory (`memory/`, under `.claude/`), the index is judged by its
+    place: prose in it is what MEM108 reports, not a reason to stop reading the dir."""
+    root = tree({".claude/memory/MEMORY.md": SESSION_LOG, ".claude/memory/a.md": "---\nname: A\ndescription: a\ntype: user\n---\n"})
+    result = run_cli("check", "--preview", "--select", "MEM105,MEM108", "--output-format", "json", ".", cwd=root)
+    import json
+
+    codes = {finding["code"] for finding in json.loads(result.stdout)}
+    assert codes == {"MEM105", "MEM108"}, result.stdout

@@ -146,7 +146,8 @@ def memory_dir_settings(args: argparse.Namespace, given: str) -> tuple[str, Sett
 
         homes = " or ".join(f"`{home}/projects/*/memory`" for home in sorted(AGENT_HOMES))
         raise ConfigError(
-            f"{visible(given)} is not a memory dir: it holds no {INDEX_NAME}, is not an agent's memory location "
+            f"{visible(given)} is not a memory dir: it holds no {INDEX_NAME} written as an index (one of prose, "
+            "such as a session log, is not one), is not an agent's memory location "
             f"({homes}), and matches no `memory-dirs` entry of the configuration. Give a memory dir, or create "
             f"{INDEX_NAME} in it, or add it to `memory-dirs`."
         )
@@ -156,11 +157,11 @@ def memory_dir_settings(args: argparse.Namespace, given: str) -> tuple[str, Sett
 
 def is_memory_dir(directory: str, settings: Settings) -> bool:
     """Whether `directory` is a memory dir by the container's own tests, as the walk applies them:
-    its marker, where it is, or a configured glob."""
-    from mnemolint.discover.walk import placed
+    its marker (read as an index), where it is, or a configured glob."""
+    from mnemolint.discover.walk import holds_marker, placed
     from mnemolint.kinds.memory import INDEX_NAME, MEMORY_DIR
 
-    return os.path.lexists(os.path.join(directory, INDEX_NAME)) or placed(directory, settings) is MEMORY_DIR
+    return holds_marker(directory, INDEX_NAME) or placed(directory, settings) is MEMORY_DIR
 
 
 def claim_memory_dir(settings: Settings, directory: str) -> None:

@@ -172,7 +172,7 @@ class _Walk:
     def enclosing_container(self, directory: str) -> str | None:
         """The nearest container at or above `directory`, for files and subtrees passed alone."""
         for current in upwards(directory):
-            if any(os.path.lexists(os.path.join(current, marker)) for marker in _MARKERS) or self.placed(current):
+            if any(holds_marker(current, marker) for marker in _MARKERS) or self.placed(current):
                 return current
         return None
 
@@ -208,13 +208,24 @@ class _Walk:
     def _add_file(self, path: str) -> None:
         directory, name = os.path.split(path)
         self.files.setdefault(directory, []).append(name)
-        if name in _MARKERS:
+        if name in _MARKERS and _MARKERS[name].confirms(directory):
             self._marked_by(directory, name)
 
     def _marked_by(self, directory: str, marker: str) -> None:
         """`directory` holds a container's marker file: it is that container, under any name."""
         self.container_paths.setdefault(directory, _MARKERS[marker])
         self.marker_dirs.add(directory)
+
+
+def holds_marker(directory: str, marker: str) -> bool:
+    """Whether `directory` holds `marker` and is its container: a link by its name, a file by
+    what its container type reads in it (`ContainerType.confirms`)."""
+    path = os.path.join(directory, marker)
+    try:
+        regular = stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+    return not regular or _MARKERS[marker].confirms(directory)
 
 
 class _Pending:

@@ -78,7 +78,10 @@ class ContainerType:
     its files (a rules dir): the walk follows it, since the agents load what it points
     at, and it is not a defect. What a dangling link in it costs is the container's to say
     (`Container.lost_to`). `companions(path)` are the other containers its rules compare it with
-    (the rules dirs beside a rules dir), walked too when a file in it is named alone."""
+    (the rules dirs beside a rules dir), walked too when a file in it is named alone.
+    `confirms(directory)`: whether a directory holding the marker as a regular file is this
+    container by what the marker holds (another tool's file may carry the same name); a marker
+    that is a link is judged by its name, so the LNK rules still meet it."""
 
     __slots__ = (
         "name",
@@ -90,6 +93,7 @@ class ContainerType:
         "unasked_writes",
         "shared_by_link",
         "companions",
+        "confirms",
     )
 
     def __init__(
@@ -104,6 +108,7 @@ class ContainerType:
         unasked_writes: bool = False,
         shared_by_link: bool = False,
         companions: Callable[[str], list[str]] = lambda path: [],
+        confirms: Callable[[str], bool] = lambda path: True,
     ) -> None:
         self.name = name
         self.marker = marker
@@ -114,6 +119,7 @@ class ContainerType:
         self.unasked_writes = unasked_writes
         self.shared_by_link = shared_by_link
         self.companions = companions
+        self.confirms = confirms
 
     def __repr__(self) -> str:
         return f"<ContainerType {self.name}>"

@@ -12,14 +12,15 @@ import posixpath
 import re
 
 from mnemolint.kinds.base import Container, ContainerType, Kind
-from mnemolint.parse.document import RELATIONS, Document
-from mnemolint.parse.index_lines import BLANK, HEADING, IndexLine, LoadCut, classify, load_cut
+from mnemolint.parse.document import RELATIONS, Document, head
+from mnemolint.parse.index_lines import BLANK, CONTENT, HEADING, IndexLine, LoadCut, classify, load_cut
 from mnemolint.parse.textutil import undecodable
 from mnemolint.patterns import Lazy
 from mnemolint.readers import AGENT_HOMES, CLAUDE, CLAUDE_AGENT_MEMORY, WAVE, Reader
 
 INDEX_NAME = "MEMORY.md"
 NOT_TOPICS = ("README.md", "AGENTS.md", "CLAUDE.md")  # instruction files beside the topics
+PROSE_MIN_LINES = 8  # a `MEMORY.md` outside an agent's layout with this much prose may be no index
 SECONDARY_MIN_ENTRIES = 3  # fewer entries than this make a list of links in a memory, not an index
 _INDEX_NAMED = Lazy(r"(?i)(?:memory[-_.].*|.*index.*)\.md\Z")  # `MEMORY-archive.md`, `INDEX-old.md`
 TYPES = ("user", "feedback", "project", "reference")  # the four memory types, in index generation order
@@ -317,6 +318,24 @@ def _located(directory: str) -> bool:
     return len(parts) >= 4 and parts[-1] == "memory" and parts[-3] == "projects" and parts[-4] in AGENT_HOMES
 
 
+def _holds_an_index(directory: str) -> bool:
+    """Whether a directory holding `MEMORY.md` is a memory dir. Where it stands says so for an
+    agent's layout (a `memory/` folder, anything under `.claude/` or `.wave/`); elsewhere the file
+    must read as an index: in its first 64 KiB at least one entry line for every four lines of
+    prose, or fewer than `PROSE_MIN_LINES` lines of prose (a new index, a note to fill in). A workspace's long-term memory written as prose (a session log
+    called `MEMORY.md` at a project's root) is no index, and the files beside it are no topics."""
+    parts = directory.rstrip(os.sep).split(os.sep)
+    if parts[-1] == "memory" or any(part in AGENT_HOMES for part in parts):
+        return True
+    text = head(os.path.join(directory, INDEX_NAME))
+    if text is None:  # not readable as a file: the rules that read it say why
+        return True
+    lines = classify(text.splitlines(), 0)
+    entries = sum(1 for line in lines if line.entry)
+    prose = sum(1 for line in lines if line.kind == CONTENT)
+    return prose < PROSE_MIN_LINES or entries * 4 >= prose
+
+
 def _is_topic(rel: str) -> bool:
     return rel.endswith(".md") and rel != INDEX_NAME and rel.rpartition("/")[2] not in NOT_TOPICS
 
@@ -332,7 +351,8 @@ MEMORY_DIR = ContainerType(
     setting="memory-dirs",
     located=_located,
     make=MemoryDir,
-    about=f"A memory dir holds {INDEX_NAME}, is a `memory/` directory under "
+    confirms=_holds_an_index,
+    about=f"A memory dir holds {INDEX_NAME} written as an index, is a `memory/` directory under "
     + " or ".join(f"`{home}/projects/*/`" for home in sorted(AGENT_HOMES))
     + ", or matches `memory-dirs`; its topics are its other .md files except "
     + ", ".join(NOT_TOPICS[:-1])

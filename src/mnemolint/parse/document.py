@@ -340,6 +340,23 @@ _FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
+def head(path: str, limit: int = 65_536) -> str | None:
+    """The first `limit` bytes of the regular file at `path`, decoded (undecodable bytes replaced),
+    or None where `Document` would not read it (a dangerous link, not a regular file, an error):
+    what discovery reads to tell a file by its content, before any document exists."""
+    try:
+        fd = _open(path)
+        if isinstance(fd, str):
+            return None
+        with open(fd, "rb", buffering=0) as handle:
+            if dangerous_link(path, _opened(fd)) or not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                return None
+            data = handle.read(limit) or b""
+    except OSError:
+        return None
+    return data.decode("utf-8", "replace")
+
+
 def _open(path: str) -> int | str:
     """A descriptor of the file at `path`, or why it is not opened: a link is judged before it is
     followed (`paths.dangerous_link`), so nothing in a system folder or a credential is opened."""
