@@ -55,22 +55,29 @@ def run_lint(
     root: Path,
     paths: list[Path] | None = None,
     select: list[str] | None = None,
-    preview: bool = False,
+    preview: bool = True,
     **options: object,
 ) -> list[Diagnostic]:
-    """Lint like `mnemolint check` would, with the config found from `root`, plus overrides
-    (`preview=True`: as `--preview`, which a preview rule's tests need).
+    """Lint like `mnemolint check --preview` would, with the config found from `root`, plus
+    overrides: a rule's tests exercise it whichever tier it is in (precision.py decides
+    that); `preview=False` lints with the default rules only, as a plain `check` does.
 
     Option keys use underscores (`index_max_lines=3`).
     """
     settings: Settings = load_settings(None, str(root))
     if select is not None:
         settings.select = select
-    if preview:
-        settings.preview = True
+    settings.preview = preview
     for key, value in options.items():
         settings.options[key.replace("_", "-")] = value
     return lint([str(p) for p in (paths or [root])], settings).diagnostics
+
+
+def preview_settings(root: Path) -> Settings:
+    """The settings `check --preview` takes from `root`: every rule, in preview or not."""
+    settings: Settings = load_settings(None, str(root))
+    settings.preview = True
+    return settings
 
 
 def codes(diagnostics: list[Diagnostic]) -> list[str]:
@@ -81,10 +88,21 @@ def only(diagnostics: list[Diagnostic], code: str) -> list[Diagnostic]:
     return [d for d in diagnostics if d.code == code]
 
 
+PREVIEW_COMMANDS = ("check", "hook")  # the commands that take `--preview`
+
+
 def run_cli(
-    *args: str, cwd: Path | None = None, env: dict[str, str] | None = None, stdin: str | None = None
+    *args: str,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+    stdin: str | None = None,
+    preview: bool = True,
 ) -> subprocess.CompletedProcess:
-    """Run `python -m mnemolint ARGS` as a user would; returns the completed process."""
+    """Run `python -m mnemolint ARGS` as a user would; returns the completed process. A `check` or
+    `hook` runs with `--preview` unless the test asks otherwise (`preview=False`, or its own
+    `--preview`/`--no-preview`): as `run_lint`, a rule's tests exercise it in either tier."""
+    if preview and args and args[0] in PREVIEW_COMMANDS and not {"--preview", "--no-preview"} & set(args):
+        args = (*args, "--preview")
     inherited = {key: value for key, value in os.environ.items() if key != "GITHUB_ACTIONS"}  # picks the format
     full_env = {**inherited, "NO_COLOR": "1", **(env or {})}
     return subprocess.run(

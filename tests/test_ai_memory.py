@@ -504,6 +504,7 @@ def test_no_input_makes_an_internal_error_and_the_fixes_settle(tmp_path_factory,
     names = [*VALID, ".ai-memory/.gitignore"]
     write_tree(root, dict(zip(names, texts, strict=True)))
     configured = load_settings(None, str(root))
+    configured.preview = True  # a rule's tests run it in either tier
     configured.options["now"] = NOW
     assert lint_all([str(root)], configured).errors == []
     fixer.fix([str(root)], configured)

@@ -373,7 +373,9 @@ def test_a_run_with_a_worker_still_finds_everything(tmp_path: Path) -> None:
     """The worker's half is reported in full, with and without ctypes to arm the parent-death signal."""
     write_tree(tmp_path, {"o/mem/MEMORY.md": "# M\n", **{f"o/mem/t{n}.md": "x\n" for n in range(1600)}})
     with_ctypes, without = (
-        subprocess.run([sys.executable, *launch, "check", "o"], cwd=tmp_path, capture_output=True, text=True)
+        subprocess.run(
+            [sys.executable, *launch, "check", "--preview", "o"], cwd=tmp_path, capture_output=True, text=True
+        )
         for launch in (["-m", "mnemolint"], ["-c", WITHOUT_CTYPES])
     )
     assert with_ctypes.stdout == without.stdout

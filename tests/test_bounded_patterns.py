@@ -142,7 +142,18 @@ def test_sarifbig_a_6_gb_log_still_gives_sarif_in_bounded_memory(tmp_path: Path)
 
     started = time.perf_counter()
     process = subprocess.run(
-        [sys.executable, "-m", "mnemolint", "check", "--no-cache", "--output-format", "sarif", "--exit-zero", "."],
+        [
+            sys.executable,
+            "-m",
+            "mnemolint",
+            "check",
+            "--preview",
+            "--no-cache",
+            "--output-format",
+            "sarif",
+            "--exit-zero",
+            ".",
+        ],
         cwd=tmp_path,
         capture_output=True,
         text=True,

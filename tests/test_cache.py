@@ -138,6 +138,7 @@ def test_settings_change_invalidates(memory: Path) -> None:
 def test_version_change_invalidates(memory: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     check(memory)
     settings = load_settings(None, str(memory))
+    settings.preview = True  # a rule's tests run it in either tier
     settings.options["now"] = NOW
     rules = active_rules(settings)
     monkeypatch.chdir(memory)
@@ -230,7 +231,7 @@ def test_two_concurrent_runs_leave_a_valid_cache(tmp_path: Path) -> None:
     write_tree(tmp_path, {"memory/MEMORY.md": "# Memory\n\n- [T0](t000.md) — About t0\n", ".mnemolint.toml": ""})
     for path in (tmp_path / "memory").iterdir():
         age(path)
-    command = [sys.executable, "-m", "mnemolint", "check", "--now", NOW, "--exit-zero", "."]
+    command = [sys.executable, "-m", "mnemolint", "check", "--preview", "--now", NOW, "--exit-zero", "."]
     env = {**os.environ, "NO_COLOR": "1"}
     runs = [
         subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)

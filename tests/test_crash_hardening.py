@@ -161,7 +161,7 @@ def test_a_rule_that_fails_in_every_fix_round_is_told_once(tmp_path: Path) -> No
     script = (
         "import sys\nfrom mnemolint.rules import BY_CODE\nfrom mnemolint.cli import main\n"
         "def broken(target, options):\n    raise RuntimeError('a bug')\n    yield\n"
-        "BY_CODE['MEM108'].check = broken\nsys.exit(main(['check', '--fix', 'n']))\n"
+        "BY_CODE['MEM108'].check = broken\nsys.exit(main(['check', '--preview', '--fix', 'n']))\n"
     )
     process = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert "1 fixed" in process.stdout  # linted before and after the fix

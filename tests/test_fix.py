@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import run_cli, write_tree
+from conftest import preview_settings, run_cli, write_tree
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -301,7 +301,7 @@ def test_a_file_changed_since_it_was_read_is_fixed_again_not_clobbered(tree, mon
         publish(path, *args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(writer, "publish", agent_writes_first)
-    outcome = fixer.fix([str(root)], load_settings(None, str(root)))
+    outcome = fixer.fix([str(root)], preview_settings(root))
     assert len(calls) == 2
     assert index_of(root).decode() == "- [Build](build.md) — how to build\n"
     assert len(outcome.fixed) == 2 and outcome.diagnostics == []
@@ -315,7 +315,7 @@ def test_two_concurrent_fix_runs_leave_a_valid_index_and_no_lock_or_temp(tmp_pat
     for attempt in range(6):
         root = write_tree(tmp_path / str(attempt), {INDEX: "# Memory\n- [gone](gone.md)\n", **topics})
         env = {**os.environ, "NO_COLOR": "1"}
-        command = [sys.executable, "-m", "mnemolint", "check", "--fix", "."]
+        command = [sys.executable, "-m", "mnemolint", "check", "--preview", "--fix", "."]
         runs = [subprocess.Popen(command, cwd=root, env=env, stdout=subprocess.PIPE, text=True) for _ in range(2)]
         outputs = [(run.communicate(timeout=120)[0], run.returncode) for run in runs]
         for output, code in outputs:
@@ -365,6 +365,7 @@ def memory_dirs(draw: st.DrawFn) -> tuple[dict[str, str], dict[str, int]]:
 
 def _run(root: Path, budget: dict[str, int], unsafe: bool) -> fixer.Outcome:
     configured = load_settings(None, str(root))
+    configured.preview = True  # a rule's tests run it in either tier
     configured.options.update(budget)
     return fixer.fix([str(root)], configured, unsafe=unsafe)
 
@@ -391,6 +392,7 @@ def test_property_fix_is_idempotent_loses_no_topic_that_fits_and_writes_valid_li
             return
         after = (memory / "MEMORY.md").read_text("utf-8")
         configured = load_settings(None, str(root))
+        configured.preview = True  # a rule's tests run it in either tier
         configured.options.update(budget)
         [memdir] = discover([str(root)], configured).containers
         kept = {line.rstrip("\r") for line in before.split("\n")}

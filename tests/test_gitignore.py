@@ -7,9 +7,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import GIT_ENV, codes, git, run_cli, run_lint, write_tree
+from conftest import GIT_ENV, codes, git, preview_settings, run_cli, run_lint, write_tree
 
-from mnemolint.config import load_settings
 from mnemolint.fix import fixer
 from mnemolint.kinds.gitignore import Ignores
 from mnemolint.options import defaults
@@ -127,7 +126,7 @@ def test_git001_points_at_the_line_that_re_includes_the_logs(tree) -> None:
 
 
 def fix(root: Path):
-    return fixer.fix([str(root)], load_settings(None, str(root)), write=True)
+    return fixer.fix([str(root)], preview_settings(root), write=True)
 
 
 def test_git001_fix_creates_the_gitignore_and_a_second_fix_changes_nothing(tmp_path: Path) -> None:

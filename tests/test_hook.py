@@ -258,7 +258,7 @@ def test_the_hook_path_imports_no_rich_markdown_or_wcmatch(tmp_path: Path) -> No
     memory(tmp_path, index_of(230), {"fresh.md": TOPIC.format("fresh", "Body.")}, count=230)
     for name in ("index-over", "topic-orphan"):
         process = subprocess.run(
-            [sys.executable, "-X", "importtime", "-m", "mnemolint", "hook", "post-tool-use"],
+            [sys.executable, "-X", "importtime", "-m", "mnemolint", "hook", "post-tool-use", "--preview"],
             input=event(name, tmp_path),
             capture_output=True,
             text=True,
@@ -279,7 +279,7 @@ def test_the_installed_console_script_answers_a_real_event(tmp_path: Path) -> No
     script = Path(sys.executable).parent / "mnemolint"
     memory(tmp_path, index_of(1), {"fresh.md": TOPIC.format("fresh", "Body.")}, count=1)
     process = subprocess.run(
-        [str(script), "hook", "post-tool-use"],
+        [str(script), "hook", "post-tool-use", "--preview"],
         input=event("topic-orphan", tmp_path),
         capture_output=True,
         text=True,

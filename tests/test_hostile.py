@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import run_cli, run_lint, write_tree
+from conftest import preview_settings, run_cli, run_lint, write_tree
 
 HEALTHY = {"healthy/MEMORY.md": "# Memory\n\n- [Gone](gone.md) — a topic that was deleted\n"}
 HEALTHY_FINDING = ("healthy/MEMORY.md", "MEM104")
@@ -199,6 +199,7 @@ def test_a_file_that_vanishes_after_discovery_is_nst002(tmp_path: Path) -> None:
 
     write_tree(tmp_path, {**INDEX, "memory/gone.md": "---\nname: gone\n---\n"})
     settings = load_settings(None, str(tmp_path))
+    settings.preview = True  # a rule's tests run it in either tier
     documents = {Path(d.path).name: d for d in discover([str(tmp_path)], settings).documents}
     (tmp_path / "memory" / "gone.md").unlink()
     hits = list(memory_file_unreadable.check(documents["gone.md"], settings.options))
@@ -237,7 +238,6 @@ def test_a_newline_in_a_file_name_keeps_one_finding_per_line(tmp_path: Path) -> 
 
 def test_a_rule_that_crashes_is_reported_and_the_run_goes_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A bug in one rule costs its own findings only; SARIF then says the run did not succeed."""
-    from mnemolint.config import load_settings
     from mnemolint.engine import lint
     from mnemolint.report.sarif_format import sarif
     from mnemolint.rules.index import index_not_pointer
@@ -247,7 +247,7 @@ def test_a_rule_that_crashes_is_reported_and_the_run_goes_on(tmp_path: Path, mon
 
     write_tree(tmp_path, HEALTHY)
     monkeypatch.setattr(index_not_pointer, "check", broken)
-    result = lint([str(tmp_path)], load_settings(None, str(tmp_path)))
+    result = lint([str(tmp_path)], preview_settings(tmp_path))
     assert [d.code for d in result.diagnostics] == ["MEM104"]
     assert result.errors == [f"mnemolint: internal error in MEM108 on {tmp_path}/healthy/MEMORY.md: ValueError: a bug"]
     assert sarif(result.diagnostics, str(tmp_path), successful=not result.errors)["runs"][0]["invocations"] == [
@@ -282,6 +282,7 @@ def test_a_special_file_swapped_in_after_the_walk_is_refused_without_blocking(tm
 
     write_tree(tmp_path, {**INDEX, "memory/t.md": "---\nname: t\n---\n"})
     settings = load_settings(None, str(tmp_path))
+    settings.preview = True  # a rule's tests run it in either tier
     [document] = [d for d in discover([str(tmp_path)], settings).documents if d.path.endswith("t.md")]
     (tmp_path / "memory" / "t.md").unlink()
     if special == "fifo":

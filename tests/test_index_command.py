@@ -179,9 +179,27 @@ def test_a_memory_md_of_prose_outside_an_agent_layout_is_no_memory_dir(tree) -> 
 def test_a_memory_md_of_prose_in_an_agent_layout_stays_an_index(tree) -> None:
     """Where an agent keeps its memory (`memory/`, under `.claude/`), the index is judged by its
     place: prose in it is what MEM108 reports, not a reason to stop reading the dir."""
-    root = tree({".claude/memory/MEMORY.md": SESSION_LOG, ".claude/memory/a.md": "---\nname: A\ndescription: a\ntype: user\n---\n"})
+    root = tree(
+        {
+            ".claude/memory/MEMORY.md": SESSION_LOG,
+            ".claude/memory/a.md": "---\nname: A\ndescription: a\ntype: user\n---\n",
+        }
+    )
     result = run_cli("check", "--preview", "--select", "MEM105,MEM108", "--output-format", "json", ".", cwd=root)
     import json
 
     codes = {finding["code"] for finding in json.loads(result.stdout)}
     assert codes == {"MEM105", "MEM108"}, result.stdout
+
+
+def test_a_whole_file_memory_of_another_agent_is_no_index_even_in_a_memory_folder(tree) -> None:
+    """Hermes Agent keeps its memory whole in `MEMORY.md` (and `USER.md`), entries separated by
+    lines of `§`: neither is an index or a topic, even in a folder called `memory/`."""
+    hermes = "Prefers short answers.\n§\nThe NAS runs fnOS.\n§\nDeploys go through the staging box first.\n"
+    root = tree({"memory/MEMORY.md": hermes, "memory/USER.md": "Name: Sam. Timezone: CET.\n"})
+    result = run_cli("check", "--output-format", "json", ".", cwd=root)
+    import json
+
+    assert json.loads(result.stdout) == [], result.stdout
+    indexed = tree({"notes/memory/MEMORY.md": "- [A](a.md) — a\n§\n", "notes/memory/a.md": "# A\n"})
+    assert run_cli("index", "notes/memory", cwd=indexed).returncode == 0  # an entry line: an index still

@@ -236,11 +236,11 @@ def test_an_unsearchable_directory_keeps_its_topics_lines(shared_dir: Path) -> N
     warm = shared_dir / "warm"  # the same run, readable: every module the fix imports is loaded
     _locked_tree(warm)
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        cli.main(["check", "--fix", str(warm)])
+        cli.main(["check", "--preview", "--fix", str(warm)])
     root = shared_dir / "root"
     index = _locked_tree(root)
     (root / MEM / "locked").chmod(0)
-    code, output = _run_unprivileged(["check", "--fix", str(root)])
+    code, output = _run_unprivileged(["check", "--preview", "--fix", str(root)])
     assert "NST002" in output and "MEM104" not in output and "Traceback" not in output, output
     assert code == 1  # NST002 remains
     assert (root / INDEX).read_text(encoding="utf-8") == index.replace("- [gone](gone.md)\n", "")

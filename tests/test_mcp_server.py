@@ -92,7 +92,7 @@ def test_lint_returns_findings_with_the_secret_masked(project: Path) -> None:
 def test_a_long_answer_lists_the_first_findings_and_counts_them_all(tmp_path: Path) -> None:
     topics = {f"{MEM}/t{number}.md": "no frontmatter\n" for number in range(80)}  # 3 findings each
     root = write_tree(tmp_path, {INDEX: "- [T0](t0.md)\n", **topics})
-    _, _, [result] = session(root, [("lint", {})])
+    _, _, [result] = session(root, [("lint", {"preview": True})])
     found = answer(result)
     assert found["count"] > 200 and found["truncated"] is True
     assert len(found["findings"]) == 200

@@ -102,7 +102,7 @@ def _replay_mem101(recorded: dict, ml: Mnemolint) -> None:
     """MEM101 fires exactly when the client warns, at the line it cuts, quoting its warning."""
     notes = _memory_file(recorded)["notes"]
     _, found = ml.json(
-        "check", "--no-cache", "--select", "MEM101", "--output-format", "json", str(ml.session.memory_dir)
+        "check", "--no-cache", "--preview", "--select", "MEM101", "--output-format", "json", str(ml.session.memory_dir)
     )
     assert isinstance(found, list)
     messages = [(d["line"], d["message"]) for d in found]
@@ -203,7 +203,7 @@ def _replay_check(recorded: dict, ml: Mnemolint) -> None:
     paths = [str(ml.session.project)]
     if ml.session.memory_dir.is_dir():
         paths.append(str(ml.session.memory_dir))
-    _, found = ml.json("check", "--no-cache", "--output-format", "json", *paths)
+    _, found = ml.json("check", "--no-cache", "--preview", "--output-format", "json", *paths)
     assert isinstance(found, list)
 
 

@@ -302,7 +302,7 @@ def test_text_lines_spell_out_the_escapes(injected: Path) -> None:
 
 def test_colour_output_escapes_too(injected: Path) -> None:
     """Through rich, on a real terminal: its own colour codes, nothing else."""
-    shown = run_on_terminal("check", "j", cwd=injected, no_color_env=False)
+    shown = run_on_terminal("check", "--preview", "j", cwd=injected, no_color_env=False)
     assert "\x1b[" in shown  # rich did colour it
     assert "\x1b]" not in shown and "\x07" not in shown
     assert "e\\x1b]0;PWNED\\x07.md" in shown

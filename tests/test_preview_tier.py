@@ -25,13 +25,13 @@ WARNING = "selection `MEM209` has no effect because preview is not enabled"
 
 
 def found(*args: str, cwd: Path) -> tuple[set[str], str]:
-    process = run_cli("check", "--output-format", "json", "--exit-zero", "--no-cache", *args, cwd=cwd)
+    process = run_cli("check", "--output-format", "json", "--exit-zero", "--no-cache", *args, cwd=cwd, preview=False)
     assert process.returncode == 0, process.stderr
     return {finding["code"] for finding in json.loads(process.stdout)}, process.stderr
 
 
-def test_the_three_rules_start_in_preview() -> None:
-    assert PREVIEW == {"MEM109", "MEM209", "SEC001"}
+def test_the_three_rules_the_issue_named_are_in_preview_by_their_measurement() -> None:
+    assert {"MEM109", "MEM209", "SEC001"} <= PREVIEW  # each under 95 % held-out (precision.py)
 
 
 def test_a_preview_rule_is_off_by_default_and_on_with_preview(tmp_path: Path) -> None:
@@ -74,7 +74,10 @@ def test_the_api_and_the_hook_take_preview_too(tmp_path: Path) -> None:
     event = json.dumps(
         {"cwd": str(home), "hook_event_name": "PostToolUse", "tool_name": "Write", "tool_input": written}
     )
-    said = [run_cli("hook", "post-tool-use", *flag, stdin=event, cwd=home).stdout for flag in ([], ["--preview"])]
+    said = [
+        run_cli("hook", "post-tool-use", *flag, stdin=event, cwd=home, preview=False).stdout
+        for flag in ([], ["--preview"])
+    ]
     assert "MEM209" not in said[0] and "MEM209" in said[1]
 
 
@@ -117,5 +120,5 @@ def test_sarif_says_a_preview_rule_is_not_enabled_by_default(tmp_path: Path) -> 
 def test_the_cache_of_a_default_run_is_not_the_cache_of_a_preview_run(tmp_path: Path) -> None:
     root = write_tree(tmp_path, CLOSE)
     for args, expected in (([], False), (["--preview"], True), ([], False)):
-        process = run_cli("check", "--output-format", "json", "--exit-zero", *args, cwd=root)
+        process = run_cli("check", "--output-format", "json", "--exit-zero", *args, cwd=root, preview=False)
         assert ("MEM209" in {finding["code"] for finding in json.loads(process.stdout)}) is expected

@@ -93,5 +93,6 @@ def test_readme_shows_the_example_summary_check_prints() -> None:
     from conftest import EXAMPLE, run_cli
 
     shown = re.search(r"^Found \d+ findings .*$", README, re.M).group(0)
-    printed = run_cli("check", "--no-cache", cwd=EXAMPLE).stdout.splitlines()[-1]
+    assert "$ mnemolint check --preview\n" in README
+    printed = run_cli("check", "--no-cache", "--preview", cwd=EXAMPLE).stdout.splitlines()[-1]
     assert shown == printed

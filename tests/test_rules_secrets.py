@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import only, run_cli, run_lint, write_tree
+from conftest import only, preview_settings, run_cli, run_lint, write_tree
 
 from mnemolint.redact import find_secrets
 
@@ -183,7 +183,6 @@ def test_no_output_holds_the_raw_secret(tmp_path: Path, args: list[str]) -> None
 
 def test_an_internal_error_that_quotes_the_file_is_redacted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A rule's exception may carry file content: the line told on stderr is masked too."""
-    from mnemolint.config import load_settings
     from mnemolint.engine import lint
     from mnemolint.rules import BY_CODE
 
@@ -192,7 +191,7 @@ def test_an_internal_error_that_quotes_the_file_is_redacted(tmp_path: Path, monk
 
     monkeypatch.setattr(BY_CODE["MEM203"], "check", broken)
     write_tree(tmp_path, {"memory/MEMORY.md": "# M\n", "memory/a.md": "no frontmatter\n"})
-    [error] = lint([str(tmp_path)], load_settings(None, str(tmp_path))).errors
+    [error] = lint([str(tmp_path)], preview_settings(tmp_path)).errors
     assert error.endswith("ValueError: cannot read `token=***`")
 
 

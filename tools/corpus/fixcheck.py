@@ -86,7 +86,19 @@ def changed(root: Path) -> list[str]:
 
 
 def run(root: Path, mnemolint: str, unsafe: bool) -> subprocess.CompletedProcess:
-    command = [mnemolint, "check", "--no-cache", "--now", "2026-12-01", "--fix", "--exit-zero", "--quiet", "."]
+    # every rule's fix, in preview or not: a fix must keep human words whichever tier its rule is in
+    command = [
+        mnemolint,
+        "check",
+        "--no-cache",
+        "--now",
+        "2026-12-01",
+        "--preview",
+        "--fix",
+        "--exit-zero",
+        "--quiet",
+        ".",
+    ]
     if unsafe:
         command.insert(-1, "--unsafe-fixes")
     return subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=900)

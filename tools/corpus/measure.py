@@ -1,6 +1,6 @@
 """Measure mnemolint's precision on the held-out half of the rebuilt corpus (see collect.py).
 
-    measure.py run --corpus /work/corpus2 --out /work/h8tmp/measure [--mnemolint BIN] [-- CHECK-ARGS]
+    measure.py run --corpus /work/corpus2 --out /work/h8tmp/measure [--manifest M] [--mnemolint BIN] [-- CHECK-ARGS]
     measure.py table --judgements tests/corpus/judgements-heldout.tsv --findings OUT/findings.jsonl
 
 `run` lints every held-out tree (one `mnemolint check` per repository, run from inside it, the
@@ -35,13 +35,17 @@ SEED = 22  # fixed before any finding was read; each rule draws from its own str
 JUDGED = ("repo", "path", "line", "code", "verdict", "reason", "message")
 
 
-def held_out() -> list[str]:
-    rows = read_manifest(TESTS / "split2.tsv")
-    return [row["repo"] for row in rows if row["used_as"] == "held-out"]
+def held_out(manifest: Path) -> list[str]:
+    """The held-out repositories of `manifest`: its `split` column (fixed by `collect.split` when
+    it was collected); for the second corpus, `split2.tsv`, where the shared corpus's repositories
+    count as tuning whatever their hash."""
+    if manifest.name == "manifest2.tsv":
+        return [row["repo"] for row in read_manifest(TESTS / "split2.tsv") if row["used_as"] == "held-out"]
+    return sorted({row["repo"] for row in read_manifest(manifest) if row["split"] == "held-out"})
 
 
-def listed() -> set[tuple[str, str]]:
-    return {(row["repo"], row["path"]) for row in read_manifest(TESTS / "manifest2.tsv")}
+def listed(manifest: Path) -> set[tuple[str, str]]:
+    return {(row["repo"], row["path"]) for row in read_manifest(manifest)}
 
 
 def judged_before(path: Path | None) -> tuple[dict[tuple, tuple[str, str]], dict[tuple, tuple[str, str]]]:
@@ -67,11 +71,11 @@ def shorten(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def run(corpus: Path, out: Path, mnemolint: str, extra: list[str], judged: Path | None) -> int:
+def run(corpus: Path, out: Path, mnemolint: str, extra: list[str], judged: Path | None, manifest: Path) -> int:
     out.mkdir(parents=True, exist_ok=True)
-    real = listed()
+    real = listed(manifest)
     findings, artefacts = [], []
-    for repo in held_out():
+    for repo in held_out(manifest):
         root = corpus / repo.replace("/", "__")
         command = [mnemolint, "check", "--no-cache", "--output-format", "json", "--now", "2026-12-01", *extra, "."]
         result = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=900)
@@ -107,7 +111,9 @@ def run(corpus: Path, out: Path, mnemolint: str, extra: list[str], judged: Path 
                 handle.write("\t".join(cells) + "\n")
     print(f"{missing} sampled findings have no verdict yet")
     counts = Counter(finding["code"] for finding in findings)
-    print(f"{len(findings)} findings in {len(held_out())} held-out repositories; {len(artefacts)} on placeholders")
+    print(
+        f"{len(findings)} findings in {len(held_out(manifest))} held-out repositories; {len(artefacts)} on placeholders"
+    )
     for code, count in sorted(counts.items()):
         print(f"{code}\t{count}")
     for finding in artefacts[:20]:
@@ -140,13 +146,16 @@ def main(argv: list[str] | None = None) -> int:
     measure.add_argument("--out", type=Path, required=True)
     measure.add_argument("--mnemolint", default=os.environ.get("MNEMOLINT", "mnemolint"))
     measure.add_argument("--judged", type=Path, help="verdicts given before, carried over to the findings they fit")
+    measure.add_argument("--manifest", type=Path, default=TESTS / "manifest2.tsv", help="the corpus's manifest")
     measure.add_argument("extra", nargs="*", help="more `mnemolint check` arguments, after --")
     summary = commands.add_parser("table", help="print the per-rule table of a judged sample")
     summary.add_argument("--judgements", type=Path, required=True)
     summary.add_argument("--findings", type=Path, required=True)
     arguments = parser.parse_args(argv)
     if arguments.command == "run":
-        return run(arguments.corpus, arguments.out, arguments.mnemolint, arguments.extra, arguments.judged)
+        return run(
+            arguments.corpus, arguments.out, arguments.mnemolint, arguments.extra, arguments.judged, arguments.manifest
+        )
     return table(arguments.judgements, arguments.findings)
 
 

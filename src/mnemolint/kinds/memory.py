@@ -20,6 +20,7 @@ from mnemolint.readers import AGENT_HOMES, CLAUDE, CLAUDE_AGENT_MEMORY, WAVE, Re
 
 INDEX_NAME = "MEMORY.md"
 NOT_TOPICS = ("README.md", "AGENTS.md", "CLAUDE.md")  # instruction files beside the topics
+ENTRY_SEPARATOR = "§"  # Hermes Agent's line between the entries of its whole-file memory
 PROSE_MIN_LINES = 8  # a `MEMORY.md` outside an agent's layout with this much prose may be no index
 SECONDARY_MIN_ENTRIES = 3  # fewer entries than this make a list of links in a memory, not an index
 _INDEX_NAMED = Lazy(r"(?i)(?:memory[-_.].*|.*index.*)\.md\Z")  # `MEMORY-archive.md`, `INDEX-old.md`
@@ -322,16 +323,21 @@ def _holds_an_index(directory: str) -> bool:
     """Whether a directory holding `MEMORY.md` is a memory dir. Where it stands says so for an
     agent's layout (a `memory/` folder, anything under `.claude/` or `.wave/`); elsewhere the file
     must read as an index: in its first 64 KiB at least one entry line for every four lines of
-    prose, or fewer than `PROSE_MIN_LINES` lines of prose (a new index, a note to fill in). A workspace's long-term memory written as prose (a session log
-    called `MEMORY.md` at a project's root) is no index, and the files beside it are no topics."""
+    prose, or fewer than `PROSE_MIN_LINES` lines of prose (a new index, a note to fill in). A
+    workspace's long-term memory written as prose (a session log called `MEMORY.md` at a
+    project's root) is no index, and the files beside it are no topics;
+    nor, wherever it stands, is another agent's memory kept whole in a `MEMORY.md` with no entry
+    line, such as Hermes Agent's, whose entries are separated by lines of `§`."""
     parts = directory.rstrip(os.sep).split(os.sep)
-    if parts[-1] == "memory" or any(part in AGENT_HOMES for part in parts):
-        return True
     text = head(os.path.join(directory, INDEX_NAME))
     if text is None:  # not readable as a file: the rules that read it say why
         return True
     lines = classify(text.splitlines(), 0)
     entries = sum(1 for line in lines if line.entry)
+    if not entries and any(line.text.strip() == ENTRY_SEPARATOR for line in lines):
+        return False
+    if parts[-1] == "memory" or any(part in AGENT_HOMES for part in parts):
+        return True
     prose = sum(1 for line in lines if line.kind == CONTENT)
     return prose < PROSE_MIN_LINES or entries * 4 >= prose
 

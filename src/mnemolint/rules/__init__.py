@@ -8,6 +8,7 @@ ending in `FAMILY = Family(...)` plus one line here.
 from __future__ import annotations
 
 from mnemolint.options import SHARED, Option
+from mnemolint.precision import preview_reason
 from mnemolint.rules import (
     ai_memory,
     citations,
@@ -42,6 +43,8 @@ FAMILIES: tuple[Family, ...] = (
 )
 
 RULES: tuple[Rule, ...] = tuple(rule for family in FAMILIES for rule in family.rules)
+for _rule in RULES:  # a rule is on by default only when measured so (precision.py)
+    _rule.preview = _rule.preview or preview_reason(_rule.code)
 BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
 PREVIEW: frozenset[str] = frozenset(rule.code for rule in RULES if rule.preview)  # on only in preview mode
 FAMILY_OF: dict[str, Family] = {rule.code: family for family in FAMILIES for rule in family.rules}

@@ -684,12 +684,6 @@ def _drift(line: il.IndexLine, summary: str, description: str) -> str | None:
     INFO,
     reads=MEMORY_DIR,
     summary="An index entry's text no longer matches its topic's `description`.",
-    preview=(
-        "On 11 public repositories it was not tuned on, 1 of its 6 findings was right: a number inside a "
-        "range, a date read as a count, and `fixed X` against `no longer X` were taken for changed claims; "
-        "each is fixed since, and the rule stays in preview until it has been measured again on more findings"
-        " than that."
-    ),
 )
 def index_description_drift(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     for line in memdir.lines:

@@ -35,11 +35,6 @@ _WHAT = {
     reads=EVERY_KIND,
     summary="A credential's value (a key, a token, a password) saved in a memory file.",
     cacheable=True,
-    preview=(
-        "On 11 public repositories it was not tuned on, none of its 3 findings was a real secret (a config "
-        "name, a placeholder in a `.env.example`; 2 debatable): too few right findings to judge it, so it "
-        "stays in preview until it has been measured again."
-    ),
 )
 def secret_value(document: Document, options: dict) -> Iterator[Hit]:
     text = document.text

@@ -512,11 +512,6 @@ def close_pairs(grams: list[frozenset[str]], ratio: float) -> Iterator[tuple[int
     summary="Two topics' titles overlap by {similar-title-ratio} or more, under one scope and `when`.",
     options=(SIMILAR_TITLE_RATIO,),
     reports_on=ON_MEMBERS,
-    preview=(
-        "On 11 public repositories it was not tuned on, 2 of 15 findings read were right and 10 wrong: titles"
-        " that share only a name common to many titles of the dir (a project, a sprint) are a series, not a "
-        "pair; it now compares what sets titles apart, and stays in preview until it has been measured again."
-    ),
 )
 def topic_similar_title(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     ratio = options["similar-title-ratio"]
