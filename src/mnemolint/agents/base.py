@@ -48,6 +48,10 @@ NOT_BELOW = "none"
 STOPS_SCAN = "stops scan"  # the scan of that folder stops there: the entries after it by name are lost
 DROPS_FOLDER = "drops folder"  # every rule of that folder level, subfolders included, is lost
 
+# How an agent's post-write hook takes a reminder (`Agent.hook_reply`).
+STDERR_EXIT = "stderr, exit 2"
+CONTEXT = "JSON additionalContext"
+
 # How an agent cuts what is too large (`Instructions.cut`).
 SKIPS_WHOLE = "skips whole"  # a file over `max_bytes` loads nothing, without a word
 CHAIN_BUDGET = "chain budget"  # the files share `max_bytes`, root first; the last one read is cut at a byte
@@ -76,16 +80,25 @@ class Verified:
 class Imports:
     """How an agent's instruction files pull in other files: the `syntax` (`@path`), how many
     nested levels below the file loaded it follows (`depth`), what an import may reach without the
-    user's approval (`within`: SESSION, GIT_ROOT or FILESYSTEM_ROOT) and which files it reads
-    (`reads(path)`: a text file, say; None: any)."""
+    user's approval (`within`: SESSION, GIT_ROOT or FILESYSTEM_ROOT), which files it reads
+    (`reads(path)`: a text file, say; None: any) and whether the user approved imports from
+    further out for a session folder (`approved(folder)`; None: no such approval)."""
 
-    __slots__ = ("syntax", "depth", "within", "reads")
+    __slots__ = ("syntax", "depth", "within", "reads", "approved")
 
-    def __init__(self, syntax: str, depth: int, within: str, reads: Callable[[str], bool] | None = None) -> None:
+    def __init__(
+        self,
+        syntax: str,
+        depth: int,
+        within: str,
+        reads: Callable[[str], bool] | None = None,
+        approved: Callable[[str], bool] | None = None,
+    ) -> None:
         self.syntax = syntax
         self.depth = depth
         self.within = within
         self.reads = reads
+        self.approved = approved
 
 
 class Probe(Protocol):
@@ -224,15 +237,27 @@ class RulesDirs:
     load order, also read from the user's home (before the project's) when `user`; `key` the
     frontmatter field that scopes a rule (`paths`); `glob_style` how it matches its globs
     (`minimatch` or `gitignore`, parse/globs.py); `dangling` what a dangling link in one costs
-    (STOPS_SCAN or DROPS_FOLDER)."""
+    (STOPS_SCAN or DROPS_FOLDER); `entered`: it reads the rules folders of each folder it enters
+    down to a file it reads, not only the session folder's; `replaces`: a rule loaded later with the
+    same id (its path in its rules folder) replaces an earlier one."""
 
-    __slots__ = ("folders", "user", "key", "glob_style", "dangling")
+    __slots__ = ("folders", "user", "key", "glob_style", "dangling", "entered", "replaces")
 
     def __init__(
-        self, folders: tuple[str, ...], glob_style: str, dangling: str, key: str = "paths", user: bool = True
+        self,
+        folders: tuple[str, ...],
+        glob_style: str,
+        dangling: str,
+        *,
+        entered: bool,
+        replaces: bool,
+        key: str = "paths",
+        user: bool = True,
     ) -> None:
         self.folders = folders
         self.dangling = dangling
+        self.entered = entered
+        self.replaces = replaces
         self.user = user
         self.key = key
         self.glob_style = glob_style
@@ -281,9 +306,12 @@ class Cut:
 class Memory:
     """The memory dir an agent loads: its index file `index` (`MEMORY.md`) cut to `max_lines` and
     `max_chars` (UTF-16 units), with `strips` removed first (load.py); `warning(cut)` is the
-    line the agent quotes from what it dropped and the warning text it appends, its own words."""
+    line the agent quotes from what it dropped and the warning text it appends, its own words.
+    Its memory scan (the manifest it is seeded with, `manifest`): `scan(text, max_depth)` the
+    fields it takes from a topic, `scans_every_md` whether it lists every `.md` file of the dir
+    but the index (READMEs too), not only the topics."""
 
-    __slots__ = ("index", "max_lines", "max_chars", "strips", "warning")
+    __slots__ = ("index", "max_lines", "max_chars", "strips", "warning", "scan", "scans_every_md")
 
     def __init__(
         self,
@@ -291,12 +319,17 @@ class Memory:
         max_lines: int,
         max_chars: int,
         warning: Callable[[Cut], tuple[str, str]],
+        scan: Callable[[str, int], dict],
+        *,
+        scans_every_md: bool = False,
         strips: tuple[str, ...] = (),
     ) -> None:
         self.index = index
         self.max_lines = max_lines
         self.max_chars = max_chars
         self.warning = warning
+        self.scan = scan
+        self.scans_every_md = scans_every_md
         self.strips = strips
 
 
@@ -314,7 +347,10 @@ class Agent:
 
     What it reads: `instructions`, `rules` and `memory` (None where it has no such thing); `writes`
     where it writes memory of its own accord, as users are told it (`~/.claude/projects/<project>/memory/`,
-    None for nowhere); how it
+    None for nowhere), and `auto_memory(session_folder)` the folder of the memory it keeps for a
+    session there and why it is off (None: on), for an agent that keeps one per project; `hook_reply`
+    how its post-write hook takes a reminder (STDERR_EXIT: on stderr with exit code 2; CONTEXT: as
+    JSON `additionalContext` on stdout; None: it runs no such hook); how it
     reads a file: `frontmatter` (`yaml`, `own lines` for a hand-written reader that differs from
     YAML: parse/wave_frontmatter.py, or `none`) and `fields(text, max_depth)`, the fields and body it
     takes from a file (None: it takes none; `api.read`), `reads_metadata_block` (a field nested
@@ -335,6 +371,8 @@ class Agent:
         "rules",
         "memory",
         "writes",
+        "auto_memory",
+        "hook_reply",
         "frontmatter",
         "fields",
         "reads_metadata_block",
@@ -355,6 +393,8 @@ class Agent:
         rules: RulesDirs | None = None,
         memory: Memory | None = None,
         writes: str | None = None,
+        auto_memory: Callable[[str], tuple[str, str | None]] | None = None,
+        hook_reply: str | None = None,
         frontmatter: str = "yaml",
         fields: Callable[[str, int], tuple[dict, str]] | None = None,
         reads_metadata_block: bool = False,
@@ -371,6 +411,8 @@ class Agent:
         self.rules = rules
         self.memory = memory
         self.writes = writes
+        self.auto_memory = auto_memory
+        self.hook_reply = hook_reply
         self.frontmatter = frontmatter
         self.fields = fields
         self.reads_metadata_block = reads_metadata_block
@@ -411,6 +453,8 @@ class Agent:
             rules=self.rules,
             memory=memory,
             writes=writes,
+            auto_memory=self.auto_memory,
+            hook_reply=self.hook_reply,
             frontmatter=self.frontmatter,
             fields=self.fields,
             reads_metadata_block=self.reads_metadata_block,

@@ -4,8 +4,9 @@ Each fact names the client version it was verified on and the oracle case that s
 real client run offline on a crafted tree, its first model requests captured (the cases of
 `tools/oracle/`, and the shared harness's `cl01…`/`cl02…`). Rules, `preview`, `manifest`, the
 hook and the API read these, none keeps a copy. Pure text and names in, facts out: nothing here
-runs git or a command; the only files read are the `.git` marker's kind and the user's own
-`~/.claude/settings.json`.
+runs git or a command; the only files read are the `.git` marker's kind, the user's own
+`~/.claude/settings.json` and `~/.claude.json`, and a project's `.claude/settings*.json` (never
+through a link to a sensitive place).
 
 Two sections, memory (`MEMORY.md`, frontmatter, auto memory) and instruction files (`CLAUDE.md`,
 `AGENTS.md`, imports, size); each fact is a constant, and `VERIFIED` maps each to the oracle cases
@@ -20,6 +21,7 @@ import re
 
 from mnemolint.agents.base import (
     CLIENT,
+    CONTEXT,
     DROPS_FOLDER,
     FILESYSTEM_ROOT,
     ON_TOUCH,
@@ -209,16 +211,23 @@ def external_imports_approved(session_dir: str, environ: Mapping[str, str] | Non
 
 
 def _json(path: str, limit: int = 1 << 20) -> dict:
-    """A small settings file's object, {} when it is missing, not a regular file, too large or bad."""
+    """A small settings file's object, {} when it is missing, not a regular file, too large or bad,
+    or reached through a link to a sensitive place (a linked `.claude` folder too: `paths.dangerous_link`,
+    asked by every read). The file itself is opened without following a link or blocking."""
     import json
     import stat
 
+    from mnemolint.paths import dangerous_link
+
+    if dangerous_link(path):
+        return {}
     try:
-        info = os.stat(path, follow_symlinks=False)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
-            return {}
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        with open(fd, "rb", buffering=0) as handle:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+                return {}
+            data = json.loads(handle.read(limit + 1).decode("utf-8"))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
@@ -590,18 +599,21 @@ AGENT = Agent(
         max_bytes=MAX_BYTES,
         cut=SKIPS_WHOLE,
         strips=("frontmatter", "HTML comment blocks"),
-        imports=Imports("@path", IMPORT_DEPTH, SESSION, imports_text_file),
+        imports=Imports("@path", IMPORT_DEPTH, SESSION, imports_text_file, external_imports_approved),
         session=ClaudeSession,
     ),
-    rules=RulesDirs((".claude/rules",), "gitignore", DROPS_FOLDER),
+    rules=RulesDirs((".claude/rules",), "gitignore", DROPS_FOLDER, entered=True, replaces=False),
     memory=Memory(
         "MEMORY.md",
         INDEX_MAX_LINES,
         INDEX_MAX_CHARS,
         index_warning,
+        scan_fields,
         strips=("frontmatter", "block-level HTML comments"),
     ),
     writes="`~/.claude/projects/<project>/memory/`",
+    auto_memory=lambda folder: (auto_memory_dir(folder), auto_memory_off(folder)),
+    hook_reply=CONTEXT,
     frontmatter="yaml",
     fields=lambda text, max_depth: frontmatter_fields(text, max_depth)[:2],
     reads_metadata_block=True,
@@ -610,6 +622,6 @@ AGENT = Agent(
 # counted (memdir.ts:283-312): the same agent, another loader, the same warning.
 AGENT_MEMORY = AGENT.variant(
     "agent memory",
-    Memory("MEMORY.md", INDEX_MAX_LINES, INDEX_MAX_CHARS, index_warning),
+    Memory("MEMORY.md", INDEX_MAX_LINES, INDEX_MAX_CHARS, index_warning, scan_fields),
     "`.claude/agent-memory/<agent>/`",
 )

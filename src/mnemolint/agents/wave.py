@@ -13,6 +13,7 @@ from mnemolint.agents.base import (
     ON_TOUCH,
     SESSION,
     SOURCE,
+    STDERR_EXIT,
     STOPS_SCAN,
     Agent,
     Cut,
@@ -69,6 +70,14 @@ def frontmatter_fields(text: str) -> tuple[dict, str]:
     return fields or {}, body
 
 
+def _scan(text: str, max_depth: int) -> dict:
+    """The fields Wave's memory scan takes from a file: its own line reader over the whole file
+    (W-IDX memoryIndex.ts:38-85)."""
+    from mnemolint.parse.wave_frontmatter import read
+
+    return read(text) or {}
+
+
 def index_warning(cut: Cut) -> tuple[str, str]:
     """The line Wave quotes when it cuts `MEMORY.md` (the first dropped line with text, trimmed)
     and its own warning text, which names the loss in characters (memoryEntrypoint.ts:73-99)."""
@@ -99,9 +108,10 @@ AGENT = Agent(
     facts=FACTS,
     traces=(".wave/",),
     instructions=Instructions(NAMES, fallback=FALLBACK_NAMES, first_only=True, walk=SESSION, below=ON_TOUCH),
-    rules=RulesDirs(RULES_FOLDERS, GLOB_STYLE, STOPS_SCAN),
-    memory=Memory("MEMORY.md", INDEX_MAX_LINES, INDEX_MAX_CHARS, index_warning),
+    rules=RulesDirs(RULES_FOLDERS, GLOB_STYLE, STOPS_SCAN, entered=False, replaces=True),
+    memory=Memory("MEMORY.md", INDEX_MAX_LINES, INDEX_MAX_CHARS, index_warning, _scan, scans_every_md=True),
     writes="`~/.wave/projects/<project>/memory/`",
+    hook_reply=STDERR_EXIT,
     frontmatter=FRONTMATTER,
     fields=lambda text, max_depth: frontmatter_fields(text),
     reads_metadata_block=False,

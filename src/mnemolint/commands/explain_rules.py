@@ -1,4 +1,4 @@
-"""`mnemolint explain-rules FILE [--agent wave|claude-code] [--all]`: what each agent injects when
+"""`mnemolint explain-rules FILE [--agent NAME] [--all]`: what each agent injects when
 it reads FILE — project memory, always-on and matching rules, nested instruction files — and
 why, with the rules replaced by a later one and those a dangling link keeps from loading."""
 
@@ -8,6 +8,7 @@ import json
 import os
 import sys
 
+from mnemolint.agents import names
 from mnemolint.commands import EXIT_CLEAN
 from mnemolint.commands.common import add_config_argument, add_user_rules_argument
 from mnemolint.errors import ConfigError
@@ -24,7 +25,7 @@ HELP = "show which rules and instruction files an agent injects when it reads FI
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="the file the agent reads (it need not exist)")
-    parser.add_argument("--agent", choices=("wave", "claude-code"), help="only this agent (default: both)")
+    parser.add_argument("--agent", choices=names(), help="only this agent (default: wave and claude-code)")
     parser.add_argument("--all", action="store_true", help="also list the conditional rules that do not apply, and why")
     parser.add_argument(
         "--root", metavar="DIR", help="the folder the agent works in (default: the current one when it holds FILE)"
