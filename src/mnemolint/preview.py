@@ -23,6 +23,17 @@ if TYPE_CHECKING:
     from mnemolint.parse.document import Document
 
 
+def reader_of(memdir: MemoryDir, name: str | None) -> Agent:
+    """The loader the agent called `name` reads `memdir` with (default: the dir's own agent), as the
+    index rules count it (`MemoryDir.readers`: Claude Code's agent memory is cut raw)."""
+    from mnemolint.agents import by_name
+
+    readers = memdir.readers
+    if name is None:
+        return readers[-1]  # a dir any agent may read (a plain `memory/`) is Claude Code's by default
+    return next((reader for reader in readers if reader.name == name), None) or by_name(name)
+
+
 def memory(memdir: MemoryDir, reader: Agent, options: dict) -> dict:
     """The facts of what `reader` loads from the index of `memdir`, as data (`preview --output-format
     json`, and `mnemolint.api.preview`). Text quoted from the files is redacted."""
@@ -155,7 +166,6 @@ def _unread(memdir: MemoryDir) -> str | None:
 
 def describe_memory(facts: dict, reader: Agent) -> str:
     """`memory`'s facts as the text `preview` prints."""
-    from mnemolint.agents.claude_code import kilobytes
     from mnemolint.parse.textutil import plural, visible
     from mnemolint.report import display_path
 
@@ -176,10 +186,12 @@ def describe_memory(facts: dict, reader: Agent) -> str:
         state = empty if facts["exists"] else "does not exist"
         return f"{name} {state}: {reader.title} loads no memory section from it.\n"
     loaded, total = facts["loaded"], facts["total"]
-    stripped = " (frontmatter and block-level HTML comments removed first)" if reader.strips_index_markup else ""
+    memory = reader.memory
+    assert memory is not None, reader
+    stripped = f" ({' and '.join(memory.strips)} removed first)" if memory.strips else ""
     size = f"{loaded['characters']:,} of {total['characters']:,} characters"
-    if reader.strips_index_markup:  # its warning speaks in KB
-        size += f" ({kilobytes(loaded['characters'])} of {kilobytes(total['characters'])})"
+    if memory.shows_size is not None:  # its warning speaks in its own units (Claude Code's KB)
+        size += f" ({memory.shows_size(loaded['characters'])} of {memory.shows_size(total['characters'])})"
     lines = [f"{name}, as {reader.title} loads it{stripped}: {loaded['lines']:,} of {total['lines']:,} lines, {size}."]
     if facts["warning"] is None:
         lines.append("Nothing is cut: the whole index is loaded.")

@@ -344,9 +344,21 @@ class Memory:
     line the agent quotes from what it dropped and the warning text it appends, its own words.
     Its memory scan (the manifest it is seeded with, `manifest`): `scan(text, max_depth)` the
     fields it takes from a topic, `scans_every_md` whether it lists every `.md` file of the dir
-    but the index (READMEs too), not only the topics."""
+    but the index (READMEs too), not only the topics. `counted(text)` the text it counts (None: the
+    file as it is), `strips` what that removes, in words; `shows_size(chars)` how its warning says a
+    size (Claude Code's `12.3KB`; None: in characters)."""
 
-    __slots__ = ("index", "max_lines", "max_chars", "strips", "warning", "scan", "scans_every_md")
+    __slots__ = (
+        "index",
+        "max_lines",
+        "max_chars",
+        "strips",
+        "warning",
+        "scan",
+        "scans_every_md",
+        "counted",
+        "shows_size",
+    )
 
     def __init__(
         self,
@@ -357,6 +369,8 @@ class Memory:
         scan: Callable[[str, int], dict],
         *,
         scans_every_md: bool = False,
+        counted: Callable[[str], str] | None = None,
+        shows_size: Callable[[int], str] | None = None,
         strips: tuple[str, ...] = (),
     ) -> None:
         self.index = index
@@ -365,6 +379,8 @@ class Memory:
         self.warning = warning
         self.scan = scan
         self.scans_every_md = scans_every_md
+        self.counted = counted
+        self.shows_size = shows_size
         self.strips = strips
 
 
@@ -458,7 +474,7 @@ class Agent:
     def strips_index_markup(self) -> bool:
         """It removes the frontmatter and block-level HTML comments of `MEMORY.md` before it counts
         the load caps (load.py)."""
-        return self.memory is not None and bool(self.memory.strips)
+        return self.memory is not None and self.memory.counted is not None
 
     @property
     def glob_style(self) -> str:

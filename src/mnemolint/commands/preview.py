@@ -42,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from mnemolint import preview
-    from mnemolint.agents import CLAUDE_CODE, by_name, memory_reader
+    from mnemolint.agents import CLAUDE_CODE, by_name
     from mnemolint.commands.common import memory_dir_settings
     from mnemolint.memory_dirs import find_memory_dir
 
@@ -51,8 +51,9 @@ def run(args: argparse.Namespace) -> int:
     if args.auto_memory:
         args.directory, args.agent = _auto_memory_of(args.directory), CLAUDE_CODE.name
     directory, settings = memory_dir_settings(args, args.directory)
-    reader = by_name(args.agent) if args.agent else memory_reader(directory)
-    facts = preview.memory(find_memory_dir(directory, settings), reader, settings.options)
+    memdir = find_memory_dir(directory, settings)
+    reader = preview.reader_of(memdir, args.agent)
+    facts = preview.memory(memdir, reader, settings.options)
     if args.output_format == "json":
         import json
 
