@@ -41,6 +41,9 @@ INDEX_MAX_LINES = 200
 INDEX_MAX_CHARS = 25_000
 WARNING_ADVICE = "Keep index entries to one line under ~150 chars; move detail into topic files."
 QUOTE_MAX_CHARS = 80  # the first dropped line with text, its first 80 UTF-16 units
+# Its linked worktrees: `.wave/worktrees/<name>/`, each a checkout of the project, whose files its
+# path rules match by their checkout-relative path.
+WORKTREES = ".wave/worktrees"
 # Its frontmatter reader is a hand-written line reader: strings and string lists only, a
 # `metadata:` block one string (frontmatterYaml.ts).
 FRONTMATTER = "own lines"
@@ -52,6 +55,7 @@ FACTS: dict[str, tuple[str, ...]] = {
         "FALLBACK_NAMES",
         "RULES_FOLDERS",
         "GLOB_STYLE",
+        "WORKTREES",
         "INDEX_MAX_LINES",
         "INDEX_MAX_CHARS",
         "WARNING_ADVICE",
