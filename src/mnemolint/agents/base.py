@@ -337,6 +337,15 @@ class Cut:
         self.dropped = dropped
         self.max_lines, self.max_chars = caps
 
+    def reason(self, size: str, limit: str) -> str:
+        """Why the index was cut, as both agents word it: over its characters (`size`, `limit` as the
+        agent says them), over its lines, or both."""
+        if self.over_chars and not self.over_lines:
+            return f"{size} (limit: {limit}) \u2014 index entries are too long"
+        if self.over_lines and not self.over_chars:
+            return f"{self.lines} lines (limit: {self.max_lines})"
+        return f"{self.lines} lines and {size}"
+
 
 class Memory:
     """The memory dir an agent loads: its index file `index` (`MEMORY.md`) cut to `max_lines` and

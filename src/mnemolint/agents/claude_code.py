@@ -236,13 +236,7 @@ def _json(path: str, limit: int = 1 << 20) -> dict:
 def index_warning(cut: Cut) -> tuple[str, str]:
     """The line Claude Code quotes when it cuts `MEMORY.md` (the line after the cut, trimmed,
     blank or not; none for a cut inside line 1) and the note it appends."""
-    lines, chars, max_lines, max_chars = cut.lines, cut.chars, cut.max_lines, cut.max_chars
-    if cut.over_chars and not cut.over_lines:
-        reason = f"{kilobytes(chars)} (limit: {kilobytes(max_chars)}) \u2014 index entries are too long"
-    elif cut.over_lines and not cut.over_chars:
-        reason = f"{lines} lines (limit: {max_lines})"
-    else:
-        reason = f"{lines} lines and {kilobytes(chars)}"
+    lines, reason = cut.lines, cut.reason(kilobytes(cut.chars), kilobytes(cut.max_chars))
     quoted = "" if cut.in_line else js_trim(cut.dropped[1])
     if cut.in_line:
         what = CUT_LINE_ONE.format(kept=cut.kept_units)

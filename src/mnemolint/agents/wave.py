@@ -86,13 +86,7 @@ def index_warning(cut: Cut) -> tuple[str, str]:
     """The line Wave quotes when it cuts `MEMORY.md` (the first dropped line with text, trimmed)
     and its own warning text, which names the loss in characters (memoryEntrypoint.ts:73-99)."""
     quoted = js_trim(next((line for line in cut.dropped if js_trim(line)), ""))
-    lines, counted = cut.lines, f"{cut.chars} characters"
-    if cut.over_chars and not cut.over_lines:
-        reason = f"{counted} (limit: {cut.max_chars}) — index entries are too long"
-    elif cut.over_lines and not cut.over_chars:
-        reason = f"{lines} lines (limit: {cut.max_lines})"
-    else:
-        reason = f"{lines} lines and {counted}"
+    lines, reason = cut.lines, cut.reason(f"{cut.chars} characters", str(cut.max_chars))
     if cut.loaded_lines <= 1:
         what = f"everything after the first {cut.kept_units} characters of line 1 was cut off"
     else:
