@@ -163,3 +163,22 @@ def test_preview_reads_claude_codes_agent_memory_raw_and_in_its_own_words(tmp_pa
         assert facts["agent"] == "claude-code" and facts["total"]["lines"] == 212
         assert "212 lines (limit: 200)" in facts["warning"] and "under ~200 chars" in facts["warning"]
     assert api.preview(str(tmp_path / ".claude" / "projects" / "p" / "memory"))["warning"] is None
+
+
+def test_explain_rules_and_preview_take_any_registered_agent(tmp_path: Path) -> None:
+    """`--agent codex` on both commands: what its session in the folder loads, from its profile
+    (one file a folder from the git root; no rules dirs, so no rules sections)."""
+    from conftest import git, run_cli
+
+    repo = write_tree(tmp_path / "repo", {"AGENTS.md": "root rules\n", "sub/AGENTS.override.md": "override\n"})
+    git("init", "-q", cwd=repo)
+    explained = run_cli("explain-rules", "x.py", "--agent", "codex", cwd=repo / "sub")
+    assert explained.returncode == 0, explained.stderr
+    assert explained.stdout.splitlines() == [
+        "Codex: what it injects when it reads x.py",
+        "  Project memory, always loaded:",
+        "    ../AGENTS.md",
+        "    AGENTS.override.md",
+    ]
+    shown = run_cli("preview", str(repo / "sub"), "--agent", "codex")
+    assert "AGENTS.override.md: 9 bytes, read whole" in shown.stdout and "Codex loads 20 bytes" in shown.stdout
