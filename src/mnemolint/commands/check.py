@@ -234,7 +234,9 @@ def _say_how_it_ran(settings: Settings, files: int, seconds: float, cached: bool
     from mnemolint.parse.textutil import plural, visible
     from mnemolint.rules import RULES
 
-    source = visible(settings.source) if settings.source else f"none found (the defaults; root {visible(settings.root)})"
+    source = (
+        visible(settings.source) if settings.source else f"none found (the defaults; root {visible(settings.root)})"
+    )
     rules = active_rules(settings)
     preview = "with" if settings.preview else "without"
     if cached:

@@ -28,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "shell",
         choices=SHELLS,
-        help="bash: eval \"$(mnemolint completion bash)\" in ~/.bashrc; zsh: save it as _mnemolint in a folder "
+        help='bash: eval "$(mnemolint completion bash)" in ~/.bashrc; zsh: save it as _mnemolint in a folder '
         "of $fpath; fish: save it as ~/.config/fish/completions/mnemolint.fish",
     )
 
@@ -65,7 +65,8 @@ def commands(parser: argparse.ArgumentParser) -> list[Command]:
     helps = {choice.dest: choice.help or "" for choice in subparsers._choices_actions}
     found = []
     for name, subparser in subparsers.choices.items():
-        options, positional = [], ()
+        options: list[Option] = []
+        positional: tuple[str, ...] | str = ()
         for action in subparser._actions:
             if action.help == argparse.SUPPRESS:
                 continue
@@ -170,8 +171,8 @@ def _bash_branch(command: Command) -> str:
     return (
         f"    {command.name})\n"
         f"        case $prev in\n{cases}        esac\n"
-        f"        if [[ $cur == -* ]]; then _mnemolint_words {_quoted(flags)}; else {_bash_action(command.positional)}; fi"
-        " ;;\n"
+        f"        if [[ $cur == -* ]]; then _mnemolint_words {_quoted(flags)}\n"
+        f"        else {_bash_action(command.positional)}; fi ;;\n"
     )
 
 
@@ -198,7 +199,10 @@ def zsh(found: list[Command]) -> str:
     branches = "".join(_zsh_branch(command) for command in found)
     return (
         "#compdef mnemolint\n"
-        + _header("zsh", 'Save it as _mnemolint in a folder of $fpath, or run eval "$(mnemolint completion zsh)" after compinit.')
+        + _header(
+            "zsh",
+            'Save it as _mnemolint in a folder of $fpath, or eval "$(mnemolint completion zsh)" after compinit.',
+        )
         + f"""_mnemolint_selectors() {{
     _sequence compadd - {" ".join(selectors())}
 }}
@@ -259,7 +263,9 @@ def fish(found: list[Command]) -> str:
         "complete -c mnemolint -n __fish_use_subcommand -l version -d 'show the version'",
     ]
     for command in found:
-        lines.append(f"complete -c mnemolint -n __fish_use_subcommand -a {command.name} -d {_fish_quoted(command.help)}")
+        lines.append(
+            f"complete -c mnemolint -n __fish_use_subcommand -a {command.name} -d {_fish_quoted(command.help)}"
+        )
         when = f"-n '__fish_seen_subcommand_from {command.name}'"
         for option in command.options:
             spelled = " ".join(

@@ -86,4 +86,3 @@ def _no_link_on_the_way(folder: str, shown: str) -> None:
             raise ConfigError(f"cannot write --output-file {shown}: {visible(os.path.relpath(here, cwd))} is a symlink")
         if not os.path.exists(here):
             return
-

@@ -52,15 +52,17 @@ def fixable_line(diagnostics: list[Diagnostic], fixes: str) -> str | None:
 
 
 def fixed_summary(fixed: list[Diagnostic]) -> str:
-    """What `--fix` fixed, file by file, a count per rule (ruff's `--show-fixes` list)."""
+    """What `--fix` fixed, by the file each fix changed (an orphan topic's fix writes its line in
+    MEMORY.md), a count per rule (ruff's `--show-fixes` list)."""
     if not fixed:
         return "No findings were fixed.\n"
     lines = [f"Fixed {plural(len(fixed), 'finding')}:"]
     by_file: dict[str, dict[tuple[str, str], int]] = {}
     for diagnostic in sorted(fixed, key=Diagnostic.sort_key):
-        rules = by_file.setdefault(display_path(diagnostic.path), {})
+        changed = diagnostic.fix.path if diagnostic.fix is not None and diagnostic.fix.path else diagnostic.path
+        rules = by_file.setdefault(display_path(changed), {})
         rules[(diagnostic.code, diagnostic.name)] = rules.get((diagnostic.code, diagnostic.name), 0) + 1
-    for path, rules in by_file.items():
+    for path, rules in sorted(by_file.items()):
         lines.append(f"- {path}:")
         lines.extend(f"    {count:>3} × {code} ({name})" for (code, name), count in rules.items())
     return "\n".join(lines) + "\n"
