@@ -157,6 +157,16 @@ def test_rule_page_is_rendered_markdown_on_a_colour_terminal(tmp_path: Path) -> 
     assert piped("rule", "MEM101", cwd=tmp_path).stdout == page("MEM101")  # piped: the page as written
 
 
+def test_preview_is_coloured_by_what_is_lost_and_says_the_same(tmp_path: Path) -> None:
+    entries = "".join(f"- [T{n}](t{n}.md) — topic {n}\n" for n in range(5))
+    root = write_tree(tmp_path, {"memory/MEMORY.md": entries, "mnemolint.toml": "index-max-lines = 3\n"})
+    coloured = piped("preview", "memory", "--color", "always", cwd=root)
+    plain = piped("preview", "memory", cwd=root)
+    assert coloured.returncode == plain.returncode == 0 and "Dropped entries (2)" in plain.stdout
+    assert "\x1b[33m  - T3 (t3.md)" in coloured.stdout  # a dropped entry in yellow (red once unreachable)
+    assert re.sub(r"\x1b\[[0-9;]*m", "", coloured.stdout) == plain.stdout and not ANSI.search(plain.stdout)
+
+
 # --- --output-file -------------------------------------------------------------------------------
 
 

@@ -43,6 +43,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_config_argument(parser)
     add_codex_argument(parser)
+    from mnemolint.report.color import add_color_argument
+
+    add_color_argument(parser)
 
 
 def preview(memdir: MemoryDir, reader: Reader, options: dict) -> dict:
@@ -187,6 +190,7 @@ def run(args: argparse.Namespace) -> int:
     from mnemolint.commands.common import find_memory_dir, memory_dir_settings
     from mnemolint.load import agent_for
     from mnemolint.readers import BY_NAME
+    from mnemolint.report.color import use_color
 
     if args.agent == "codex":
         return _run_codex(args)
@@ -202,6 +206,14 @@ def run(args: argparse.Namespace) -> int:
 
         json.dump({**facts, "index": display_path(facts["index"])}, sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
+    elif use_color(args.color, sys.stdout):
+        from rich.text import Text
+
+        from mnemolint.report.color import console
+
+        terminal = console(sys.stdout, soft_wrap=True)
+        for line, style in styled(facts, reader):
+            terminal.print(Text(line, style=style))
     else:
         sys.stdout.write(describe(facts, reader))
     return EXIT_CLEAN
@@ -265,46 +277,64 @@ def _unread(memdir: MemoryDir) -> str | None:
 
 def describe(facts: dict, reader: Reader) -> str:
     """`facts` as the text `preview` prints."""
+    return "".join(line + "\n" for line, _ in styled(facts, reader))
+
+
+def styled(facts: dict, reader: Reader) -> list[tuple[str, str]]:
+    """The lines `describe` prints, each with the rich style it gets on a colour terminal: what is
+    cut in yellow, what is lost in red, a whole load in green."""
     from mnemolint.agents.claude_code import kilobytes
     from mnemolint.parse.textutil import plural, visible
     from mnemolint.report import display_path
 
     name = display_path(facts["index"])
     if facts["unread"]:
-        return (
-            f"{name} {facts['unread']}: mnemolint does not read it, and what {reader.title} would load from it "
-            "is not what this folder holds (see LNK001, LNK003, NST002).\n"
-        )
+        return [
+            (
+                f"{name} {facts['unread']}: mnemolint does not read it, and what {reader.title} would load from it "
+                "is not what this folder holds (see LNK001, LNK003, NST002).",
+                "yellow",
+            )
+        ]
     if facts["generated"] is not None:
-        lines = [f"{name} does not exist: {reader.title} loads no memory section from it."]
         count = plural(len(facts["generated"]), "line")
-        lines.append(f"The index `mnemolint check --fix` would generate (MEM106), not yet written ({count}):")
-        lines.extend(f"  {visible(line)}" for line in facts["generated"])
-        return "\n".join(lines) + "\n"
+        return [
+            (f"{name} does not exist: {reader.title} loads no memory section from it.", "yellow"),
+            (f"The index `mnemolint check --fix` would generate (MEM106), not yet written ({count}):", ""),
+            *((f"  {visible(line)}", "dim") for line in facts["generated"]),
+        ]
     if facts["total"] is None or not facts["total"]["characters"]:
         empty = "is empty" if facts["total"] is not None else "cannot be read"
         state = empty if facts["exists"] else "does not exist"
-        return f"{name} {state}: {reader.title} loads no memory section from it.\n"
+        return [(f"{name} {state}: {reader.title} loads no memory section from it.", "yellow")]
     loaded, total = facts["loaded"], facts["total"]
     stripped = " (frontmatter and block-level HTML comments removed first)" if reader.strips_index_markup else ""
     size = f"{loaded['characters']:,} of {total['characters']:,} characters"
     if reader.strips_index_markup:  # its warning speaks in KB
         size += f" ({kilobytes(loaded['characters'])} of {kilobytes(total['characters'])})"
-    lines = [f"{name}, as {reader.title} loads it{stripped}: {loaded['lines']:,} of {total['lines']:,} lines, {size}."]
+    lines = [
+        (
+            f"{name}, as {reader.title} loads it{stripped}: {loaded['lines']:,} of {total['lines']:,} lines, {size}.",
+            "bold",
+        )
+    ]
     if facts["warning"] is None:
-        lines.append("Nothing is cut: the whole index is loaded.")
-        return "\n".join(lines) + "\n"
-    lines.append(visible(facts["warning"]))
+        return [*lines, ("Nothing is cut: the whole index is loaded.", "green")]
+    lines.append((visible(facts["warning"]), "yellow"))
     dropped = facts["dropped"]
-    lines.append(
+    heading = (
         f"Dropped entries ({len(dropped):,}):" if dropped else "Dropped entries: none (no index entry is past the cut)."
     )
+    lines.append((heading, ""))
     for entry in dropped:
         mark = " — unreachable now" if entry["unreachable"] else ""
-        lines.append(f"  - {visible(entry['title'])} ({visible(entry['target'])}){mark}")
+        lines.append((f"  - {visible(entry['title'])} ({visible(entry['target'])}){mark}", "red" if mark else "yellow"))
     unreachable = facts["unreachable"]
     if unreachable:
         lines.append(
-            f"Topics no session can reach ({len(unreachable):,}): {', '.join(visible(rel) for rel in unreachable)}"
+            (
+                f"Topics no session can reach ({len(unreachable):,}): {', '.join(visible(rel) for rel in unreachable)}",
+                "bold red",
+            )
         )
-    return "\n".join(lines) + "\n"
+    return lines
