@@ -389,3 +389,31 @@ def test_fish_completion_in_fish(tmp_path: Path) -> None:
     assert complete("mnemolint check --output-format ") == ["github", "json", "sarif", "text"]
     assert complete("mnemolint rule index-ov") == ["index-over-load-limit"]
     assert "--show-fixes" in complete("mnemolint check --show")
+
+
+# --- docs/conventions.md -------------------------------------------------------------------------
+
+
+def test_every_test_that_docs_conventions_cites_exists() -> None:
+    """Each row's evidence is a real test: `FILE.py::NAME` names a test function defined in that file."""
+    tests = Path(__file__).resolve().parent
+    text = (tests.parent / "docs" / "conventions.md").read_text(encoding="utf-8")
+    cited = re.findall(r"\b(test_\w+\.py)::(test_\w+)", text)
+    assert len(cited) > 40
+    for module, name in cited:
+        assert re.search(rf"^def {name}\(", (tests / module).read_text(encoding="utf-8"), re.M), f"{module}::{name}"
+
+
+def test_docs_conventions_rows_say_yes_partly_or_no_or_name_who_does_it() -> None:
+    text = (Path(__file__).resolve().parent.parent / "docs" / "conventions.md").read_text(encoding="utf-8")
+    rows = [
+        line.replace("\\|", "/")  # an escaped bar inside a cell (`auto\|always`)
+        for line in text.splitlines()
+        if line.startswith("| ") and "has it" not in line
+    ]
+    conventions = [row for row in rows if row.count("|") == 6]  # convention, ruff, mnemolint, has it, test
+    assert len(conventions) > 40
+    for row in conventions:
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        assert cells[3] in ("yes", "partly", "no") or "*see " in cells[2], row
+        assert cells[3] == "no" or cells[4] or "*see " in cells[2], row  # what it has, a test shows

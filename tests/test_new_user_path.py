@@ -92,8 +92,8 @@ def example(clone: Path, tmp_path: Path) -> Path:
     return target
 
 
-def findings(mnemolint: Path, cwd: Path) -> list[dict]:
-    return json.loads(run(mnemolint, "check", "--output-format", "json", cwd=cwd, code=1).stdout)
+def findings(mnemolint: Path, cwd: Path, *paths: str) -> list[dict]:
+    return json.loads(run(mnemolint, "check", *paths, "--output-format", "json", cwd=cwd, code=1).stdout)
 
 
 def test_install_from_the_clone_and_check_the_example(clone: Path, venv: Path) -> None:
@@ -102,13 +102,7 @@ def test_install_from_the_clone_and_check_the_example(clone: Path, venv: Path) -
     assert Path(where.stdout.strip()).is_relative_to(venv)
     result = run(venv / "bin" / "mnemolint", "check", "docs/example-repo", cwd=clone, code=1)
     assert result.stderr == ""
-    count = len(
-        json.loads(
-            run(
-                venv / "bin" / "mnemolint", "check", "docs/example-repo", "--output-format", "json", cwd=clone, code=1
-            ).stdout
-        )
-    )
+    count = len(findings(venv / "bin" / "mnemolint", clone, "docs/example-repo"))
     assert re.fullmatch(rf"Found {count:,} findings \(.*\) in [\d,]+ memory files\.", result.stdout.splitlines()[-1])
     assert run(venv / "bin" / "mnemolint", "rule", "index-over-load-limit", cwd=clone).stdout.startswith("---\n")
 
