@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import pty
 import re
 import shutil
 import subprocess
@@ -18,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run_cli, write_tree
+from conftest import on_terminal, run_cli, write_tree
 
 from mnemolint.catalog import page
 from mnemolint.cli import build_parser
@@ -55,31 +54,8 @@ def piped(*args: str, cwd: Path, **variables: str) -> subprocess.CompletedProces
     )
 
 
-def on_terminal(*args: str, cwd: Path, **variables: str) -> str:
-    """What the CLI prints with its stdout on a pseudo-terminal."""
-    leader, follower = pty.openpty()
-    try:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "mnemolint", *args],
-            cwd=cwd,
-            env=environment(**variables),
-            stdout=follower,
-            stderr=subprocess.DEVNULL,
-        )
-        os.close(follower)
-        output = b""
-        while True:
-            try:
-                chunk = os.read(leader, 65536)
-            except OSError:  # EIO: the child closed the terminal
-                break
-            if not chunk:
-                break
-            output += chunk
-        process.wait(timeout=60)
-    finally:
-        os.close(leader)
-    return output.decode("utf-8")
+def terminal(*args: str, cwd: Path, **variables: str) -> str:
+    return on_terminal(*args, cwd=cwd, env=environment(**variables))
 
 
 # --- colour --------------------------------------------------------------------------------------
@@ -118,7 +94,7 @@ def test_colour_on_a_pipe(tmp_path: Path, flags: list[str], variables: dict[str,
     ],
 )
 def test_colour_on_a_terminal(tmp_path: Path, flags: list[str], variables: dict[str, str], coloured: bool) -> None:
-    output = on_terminal("check", *flags, cwd=write_tree(tmp_path, FIXABLE), **variables)
+    output = terminal("check", *flags, cwd=write_tree(tmp_path, FIXABLE), **variables)
     assert "MEM104" in output
     assert bool(ANSI.search(output)) is coloured
 

@@ -17,6 +17,7 @@ from mnemolint.commands import EXIT_CLEAN
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Callable
 
 NAME = "completion"
 HELP = "print a shell completion script (bash, zsh or fish)"
@@ -114,6 +115,14 @@ def _header(shell: str, how: str) -> str:
     return f"# {shell} completion for mnemolint {__version__}, made by `mnemolint completion {shell}`.\n# {how}\n"
 
 
+def _action(values: tuple[str, ...] | str, forms: dict[str, str], listed: Callable[[str], str], free: str) -> str:
+    """A shell's way to complete `values`: its form for files, folders or selectors (`forms`), a
+    word list (`listed`, given the words joined by spaces), or nothing (`free`: any value)."""
+    if isinstance(values, str):
+        return forms[values]
+    return listed(" ".join(values)) if values else free
+
+
 def _quoted(text: str) -> str:
     """`text` in single quotes for bash and zsh."""
     return "'" + text.replace("'", "'\\''") + "'"
@@ -152,13 +161,8 @@ complete -F _mnemolint mnemolint
 
 
 def _bash_action(values: tuple[str, ...] | str) -> str:
-    if values == FILES:
-        return "_mnemolint_files -f"
-    if values == DIRS:
-        return "_mnemolint_files -d"
-    if values == SELECTORS:
-        return '_mnemolint_list "$selectors"'
-    return f"_mnemolint_words {_quoted(' '.join(values))}" if values else ":"
+    forms = {FILES: "_mnemolint_files -f", DIRS: "_mnemolint_files -d", SELECTORS: '_mnemolint_list "$selectors"'}
+    return _action(values, forms, lambda words: f"_mnemolint_words {_quoted(words)}", ":")
 
 
 def _bash_branch(command: Command) -> str:
@@ -185,13 +189,8 @@ def _zsh_text(text: str) -> str:
 
 
 def _zsh_action(values: tuple[str, ...] | str) -> str:
-    if values == FILES:
-        return "_files"
-    if values == DIRS:
-        return "_files -/"
-    if values == SELECTORS:
-        return "_mnemolint_selectors"
-    return f"({' '.join(values)})" if values else " "
+    forms = {FILES: "_files", DIRS: "_files -/", SELECTORS: "_mnemolint_selectors"}
+    return _action(values, forms, lambda words: f"({words})", " ")
 
 
 def zsh(found: list[Command]) -> str:
@@ -247,13 +246,9 @@ def _fish_quoted(text: str) -> str:
 
 
 def _fish_action(values: tuple[str, ...] | str) -> str:
-    if values == FILES:
-        return "-F"
-    if values == DIRS:
-        return "-x -a '(__fish_complete_directories)'"
-    if values == SELECTORS:
-        return f"-x -a {_fish_quoted(' '.join(selectors()))}"
-    return f"-x -a {_fish_quoted(' '.join(values))}" if values else "-x"
+    words = " ".join(selectors())
+    forms = {FILES: "-F", DIRS: "-x -a '(__fish_complete_directories)'", SELECTORS: f"-x -a {_fish_quoted(words)}"}
+    return _action(values, forms, lambda words: f"-x -a {_fish_quoted(words)}", "-x")
 
 
 def fish(found: list[Command]) -> str:
