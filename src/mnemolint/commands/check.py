@@ -231,18 +231,19 @@ def _marked_fixes(args: argparse.Namespace) -> str | None:
 def _say_how_it_ran(settings: Settings, files: int, seconds: float, cached: bool) -> None:
     """`--verbose`: the configuration, the rules and the cache of the run, and its time, on stderr."""
     from mnemolint.engine import active_rules
-    from mnemolint.parse.textutil import plural, visible
+    from mnemolint.parse.textutil import plural
+    from mnemolint.report import printable  # paths redacted and escaped, as every report spells them
     from mnemolint.rules import RULES
 
     source = (
-        visible(settings.source) if settings.source else f"none found (the defaults; root {visible(settings.root)})"
+        printable(settings.source) if settings.source else f"none found (the defaults; root {printable(settings.root)})"
     )
     rules = active_rules(settings)
     preview = "with" if settings.preview else "without"
     if cached:
         from mnemolint.cache_dir import directory
 
-        cache = visible(directory(settings.source, settings.cache_dir, settings.root))
+        cache = printable(directory(settings.source, settings.cache_dir, settings.root))
     else:
         cache = "not used"
     for line in (
