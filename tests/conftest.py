@@ -116,6 +116,32 @@ def run_cli(
     )
 
 
+def on_terminal(*args: str, cwd: Path, env: dict[str, str]) -> str:
+    """What `python -m mnemolint ARGS` prints with its stdout on a pseudo-terminal (where colour
+    is allowed), run with exactly `env`."""
+    import pty
+
+    leader, follower = pty.openpty()
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "mnemolint", *args], cwd=cwd, env=env, stdout=follower, stderr=subprocess.DEVNULL
+        )
+        os.close(follower)
+        output = b""
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not chunk:
+                break
+            output += chunk
+        process.wait(timeout=60)
+    finally:
+        os.close(leader)
+    return output.decode("utf-8")
+
+
 @pytest.fixture
 def tree(tmp_path: Path):
     """`tree({"memory/MEMORY.md": "...", ...})` writes files under tmp_path and returns it."""

@@ -166,25 +166,35 @@ def _unread(memdir: MemoryDir) -> str | None:
 
 def describe_memory(facts: dict, reader: Agent) -> str:
     """`memory`'s facts as the text `preview` prints."""
+    return "".join(line + "\n" for line, _ in styled_memory(facts, reader))
+
+
+def styled_memory(facts: dict, reader: Agent) -> list[tuple[str, str]]:
+    """The lines `describe_memory` prints, each with the rich style it gets on a colour terminal:
+    what is cut in yellow, what is lost in red, a whole load in green."""
     from mnemolint.parse.textutil import plural, visible
     from mnemolint.report import display_path
 
     name = display_path(facts["index"])
     if facts["unread"]:
-        return (
-            f"{name} {facts['unread']}: mnemolint does not read it, and what {reader.title} would load from it "
-            "is not what this folder holds (see LNK001, LNK003, NST002).\n"
-        )
+        return [
+            (
+                f"{name} {facts['unread']}: mnemolint does not read it, and what {reader.title} would load from it "
+                "is not what this folder holds (see LNK001, LNK003, NST002).",
+                "yellow",
+            )
+        ]
     if facts["generated"] is not None:
-        lines = [f"{name} does not exist: {reader.title} loads no memory section from it."]
         count = plural(len(facts["generated"]), "line")
-        lines.append(f"The index `mnemolint check --fix` would generate (MEM106), not yet written ({count}):")
-        lines.extend(f"  {visible(line)}" for line in facts["generated"])
-        return "\n".join(lines) + "\n"
+        return [
+            (f"{name} does not exist: {reader.title} loads no memory section from it.", "yellow"),
+            (f"The index `mnemolint check --fix` would generate (MEM106), not yet written ({count}):", ""),
+            *((f"  {visible(line)}", "dim") for line in facts["generated"]),
+        ]
     if facts["total"] is None or not facts["total"]["characters"]:
         empty = "is empty" if facts["total"] is not None else "cannot be read"
         state = empty if facts["exists"] else "does not exist"
-        return f"{name} {state}: {reader.title} loads no memory section from it.\n"
+        return [(f"{name} {state}: {reader.title} loads no memory section from it.", "yellow")]
     loaded, total = facts["loaded"], facts["total"]
     memory = reader.memory
     assert memory is not None, reader
@@ -192,21 +202,29 @@ def describe_memory(facts: dict, reader: Agent) -> str:
     size = f"{loaded['characters']:,} of {total['characters']:,} characters"
     if memory.shows_size is not None:  # its warning speaks in its own units (Claude Code's KB)
         size += f" ({memory.shows_size(loaded['characters'])} of {memory.shows_size(total['characters'])})"
-    lines = [f"{name}, as {reader.title} loads it{stripped}: {loaded['lines']:,} of {total['lines']:,} lines, {size}."]
+    lines = [
+        (
+            f"{name}, as {reader.title} loads it{stripped}: {loaded['lines']:,} of {total['lines']:,} lines, {size}.",
+            "bold",
+        )
+    ]
     if facts["warning"] is None:
-        lines.append("Nothing is cut: the whole index is loaded.")
-        return "\n".join(lines) + "\n"
-    lines.append(visible(facts["warning"]))
+        return [*lines, ("Nothing is cut: the whole index is loaded.", "green")]
+    lines.append((visible(facts["warning"]), "yellow"))
     dropped = facts["dropped"]
-    lines.append(
+    heading = (
         f"Dropped entries ({len(dropped):,}):" if dropped else "Dropped entries: none (no index entry is past the cut)."
     )
+    lines.append((heading, ""))
     for entry in dropped:
         mark = " — unreachable now" if entry["unreachable"] else ""
-        lines.append(f"  - {visible(entry['title'])} ({visible(entry['target'])}){mark}")
+        lines.append((f"  - {visible(entry['title'])} ({visible(entry['target'])}){mark}", "red" if mark else "yellow"))
     unreachable = facts["unreachable"]
     if unreachable:
         lines.append(
-            f"Topics no session can reach ({len(unreachable):,}): {', '.join(visible(rel) for rel in unreachable)}"
+            (
+                f"Topics no session can reach ({len(unreachable):,}): {', '.join(visible(rel) for rel in unreachable)}",
+                "bold red",
+            )
         )
-    return "\n".join(lines) + "\n"
+    return lines

@@ -38,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     parser.add_argument("--statistics", action="store_true", help="print a count per rule instead of findings")
     parser.add_argument("--quiet", "-q", action="store_true", help="print findings only, no summary")
-    parser.add_argument("--no-color", action="store_true", help="never colour the output")
+    add_output_arguments(parser)
     parser.add_argument("--no-cache", action="store_true", help="read every file; neither use nor write the cache")
     add_config_argument(parser)
     add_clock_argument(parser)
@@ -59,10 +59,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_output_arguments(parser: argparse.ArgumentParser) -> None:
+    """--color, --output-file, --show-fixes and --verbose: how the report is shown and where it goes."""
+    from mnemolint.report.color import add_color_argument
+
+    add_color_argument(parser)
+    parser.add_argument("--output-file", "-o", metavar="FILE", help="write the report to FILE instead of stdout")
+    parser.add_argument(
+        "--show-fixes",
+        action="store_true",
+        help="mark the findings --fix would fix with [*] and count them; with --fix, list what was fixed",
+    )
+    parser.add_argument(
+        "--verbose", "-v", action="store_true", help="say on stderr which configuration, rules and cache the run used"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     from mnemolint.commands.common import settings_from_args, working_directory
-    from mnemolint.model import severity_rank
-    from mnemolint.report import ReportOptions, writer
 
     working_directory()
     _only_its_format(args)
@@ -74,7 +88,21 @@ def run(args: argparse.Namespace) -> int:
         paths = [*paths, *_user_memory()]
     if args.auto_memory or settings.options["auto-memory"]:  # the flag, or the `auto-memory` setting
         paths = [*paths, *_auto_memory(paths, settings.options)]
-    out = sys.stdout
+    out = _output(args)
+    try:
+        return _check(args, paths, settings, out)
+    finally:
+        if out is not sys.stdout:
+            out.close()
+
+
+def _check(args: argparse.Namespace, paths: list[str], settings: Settings, out: TextIO) -> int:
+    import time
+
+    from mnemolint.model import severity_rank
+    from mnemolint.report import ReportOptions, writer
+
+    started = time.perf_counter()
     fixed = None
     if args.fix or args.diff:  # the fixer, writer and generator are imported only here
         from mnemolint.fix.fixer import fix, unified_diff
@@ -87,6 +115,8 @@ def run(args: argparse.Namespace) -> int:
         result = lint(paths, settings, cache=not args.no_cache)
         diagnostics = result.diagnostics
     files = _count_linted(result, diagnostics, paths, args.quiet)
+    if args.verbose:
+        _say_how_it_ran(settings, files, time.perf_counter() - started, cached=not (args.no_cache or fixed is not None))
     if args.diff:
         out.write(unified_diff(outcome.changes))
         print(f"{fixed:,} would be fixed, {len(diagnostics):,} would remain.", file=sys.stderr)
@@ -94,18 +124,25 @@ def run(args: argparse.Namespace) -> int:
     if args.statistics:
         from mnemolint.report.statistics import write_statistics
 
-        write_statistics(diagnostics, out, args.output_format == "json")
+        write_statistics(diagnostics, out, args.output_format == "json", files, args.quiet)
     else:
+        from mnemolint.report.color import use_color
+
         options = ReportOptions(
-            color=_use_color(args, out),
+            color=args.output_format == "text" and use_color(args.color, out),
             quiet=args.quiet,
             files=files,
             successful=not result.errors,
             settings=settings.options,
+            fixes=_marked_fixes(args),
         )
         writer(args.output_format)(diagnostics, out, options)
     if fixed is not None and not args.quiet:
         summary = out if args.output_format == "text" and not args.statistics else sys.stderr
+        if args.show_fixes:
+            from mnemolint.report.text_format import fixed_summary
+
+            summary.write(fixed_summary(outcome.fixed))
         print(f"{fixed:,} fixed, {len(diagnostics):,} remaining.", file=summary)
     out.flush()
     if args.exit_zero:
@@ -171,10 +208,51 @@ def _output_format(args: argparse.Namespace) -> str:
     return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
 
 
-def _use_color(args: argparse.Namespace, out: TextIO) -> bool:
-    if args.no_color or os.environ.get("NO_COLOR") or args.output_format != "text":
-        return False
-    return bool(getattr(out, "isatty", None) and out.isatty())
+def _output(args: argparse.Namespace) -> TextIO:
+    """Standard output, or the `--output-file` (opened before the run: a file that cannot be written
+    is a usage error before any work, not after it)."""
+    if args.output_file is None:
+        return sys.stdout
+    from mnemolint.report.output_file import open_output
+
+    return open_output(args.output_file)  # type: ignore[return-value]
+
+
+def _marked_fixes(args: argparse.Namespace) -> str | None:
+    """Which fixes `--show-fixes` marks: those a `--fix` run would apply. After `--fix` none are
+    marked (what it could fix is fixed: ruff's rule), nor without `--show-fixes`."""
+    if not args.show_fixes or args.fix:
+        return None
+    from mnemolint.model import SAFE, UNSAFE
+
+    return UNSAFE if args.unsafe_fixes else SAFE
+
+
+def _say_how_it_ran(settings: Settings, files: int, seconds: float, cached: bool) -> None:
+    """`--verbose`: the configuration, the rules and the cache of the run, and its time, on stderr."""
+    from mnemolint.engine import active_rules
+    from mnemolint.parse.textutil import plural
+    from mnemolint.report import printable  # paths redacted and escaped, as every report spells them
+    from mnemolint.rules import RULES
+
+    source = (
+        printable(settings.source) if settings.source else f"none found (the defaults; root {printable(settings.root)})"
+    )
+    rules = active_rules(settings)
+    preview = "with" if settings.preview else "without"
+    if cached:
+        from mnemolint.cache_dir import directory
+
+        cache = printable(directory(settings.source, settings.cache_dir, settings.root))
+    else:
+        cache = "not used"
+    for line in (
+        f"configuration: {source}",
+        f"rules: {len(rules):,} of {len(RULES):,} active ({preview} preview rules), fail level {settings.fail_level}",
+        f"cache: {cache}",
+        f"checked {plural(files, 'memory file')} in {seconds * 1000:,.0f} ms",
+    ):
+        print(f"mnemolint: {line}", file=sys.stderr)
 
 
 def _count_linted(result: Result, diagnostics: list[Diagnostic], paths: list[str], quiet: bool) -> int:

@@ -38,6 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_config_argument(parser)
     add_codex_argument(parser)
+    from mnemolint.report.color import add_color_argument
+
+    add_color_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -45,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
     from mnemolint.agents import CLAUDE_CODE, by_name
     from mnemolint.commands.common import memory_dir_settings
     from mnemolint.memory_dirs import find_memory_dir
+    from mnemolint.report.color import use_color
 
     if args.agent and by_name(args.agent).memory is None:
         return _run_instructions(args)
@@ -61,6 +65,14 @@ def run(args: argparse.Namespace) -> int:
 
         json.dump({**facts, "index": display_path(facts["index"])}, sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
+    elif use_color(args.color, sys.stdout):
+        from rich.text import Text
+
+        from mnemolint.report.color import console
+
+        terminal = console(sys.stdout, soft_wrap=True)
+        for line, style in preview.styled_memory(facts, reader):
+            terminal.print(Text(line, style=style))
     else:
         sys.stdout.write(preview.describe_memory(facts, reader))
     return EXIT_CLEAN

@@ -29,9 +29,11 @@ FORMATS = ("text", "json", "sarif", "github")
 
 class ReportOptions:
     """`successful` is False when a rule failed with an internal error (SARIF's executionSuccessful);
-    `settings` are the options in force, which the rule descriptions state (empty: the defaults)."""
+    `settings` are the options in force, which the rule descriptions state (empty: the defaults);
+    `fixes` is what `--show-fixes` marks as fixable, the fixes `--fix` would apply ("safe", or
+    "unsafe" with `--unsafe-fixes`), None to mark nothing."""
 
-    __slots__ = ("color", "quiet", "files", "successful", "settings")
+    __slots__ = ("color", "quiet", "files", "successful", "settings", "fixes")
 
     def __init__(
         self,
@@ -40,12 +42,14 @@ class ReportOptions:
         files: int = 0,
         successful: bool = True,
         settings: dict | None = None,
+        fixes: str | None = None,
     ) -> None:
         self.color = color
         self.quiet = quiet
         self.files = files
         self.successful = successful
         self.settings = settings or {}
+        self.fixes = fixes
 
 
 def display_path(path: str) -> str:

@@ -1,4 +1,5 @@
-"""`--statistics`: a count per rule, most frequent first (as text, or JSON with `--output-format json`)."""
+"""`--statistics`: a count per rule, most frequent first (as text, or JSON with `--output-format json`);
+as text, the summary line `check` prints closes it (ruff's total), unless `--quiet`."""
 
 from __future__ import annotations
 
@@ -23,7 +24,9 @@ def counts(diagnostics: list[Diagnostic]) -> list[dict]:
     return sorted(tally.values(), key=lambda entry: (-entry["count"], entry["code"]))
 
 
-def write_statistics(diagnostics: list[Diagnostic], out: TextIO, as_json: bool) -> None:
+def write_statistics(
+    diagnostics: list[Diagnostic], out: TextIO, as_json: bool, files: int = 0, quiet: bool = False
+) -> None:
     rows = counts(diagnostics)
     if as_json:
         json.dump(rows, out, indent=2)
@@ -31,3 +34,7 @@ def write_statistics(diagnostics: list[Diagnostic], out: TextIO, as_json: bool) 
         return
     for row in rows:
         out.write(f"{row['count']:>6}  {row['code']:<6}  {row['name']}\n")
+    if not quiet:
+        from mnemolint.report.text_format import summary
+
+        out.write(summary(diagnostics, files) + "\n")

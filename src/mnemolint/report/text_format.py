@@ -1,11 +1,13 @@
 """`--output-format text`: `path:line:col: CODE message`, ruff style, then a summary line.
 
-Colour comes from rich, imported only when writing to a terminal that allows colour.
+With `--show-fixes` a finding `--fix` would fix is marked `[*]`, and the summary says how many
+there are (ruff's marker and line); after `--fix`, `fixed_summary` lists what was fixed. Colour
+comes from rich, imported only when colour was chosen (`report.color`).
 """
 
 from __future__ import annotations
 
-from mnemolint.model import ERROR, INFO, WARNING, Diagnostic
+from mnemolint.model import ERROR, INFO, SAFE, WARNING, Diagnostic
 from mnemolint.parse.textutil import plural
 from mnemolint.report import ReportOptions, display_path
 
@@ -14,6 +16,7 @@ if TYPE_CHECKING:
     from typing import TextIO
 
 _STYLE = {ERROR: "bold red", WARNING: "yellow", INFO: "cyan"}
+MARK = "[*] "
 
 
 def location(diagnostic: Diagnostic) -> str:
@@ -31,25 +34,72 @@ def summary(diagnostics: list[Diagnostic], files: int) -> str:
     return f"Found {plural(len(diagnostics), 'finding')} ({', '.join(parts)}) in {plural(files, 'memory file')}."
 
 
+def fixable(diagnostic: Diagnostic, fixes: str | None) -> bool:
+    """Whether `--fix` (with `--unsafe-fixes` when `fixes` is "unsafe") would fix the finding."""
+    fix = diagnostic.fix
+    return fixes is not None and fix is not None and (fix.applicability == SAFE or fixes != SAFE)
+
+
+def fixable_line(diagnostics: list[Diagnostic], fixes: str) -> str | None:
+    """ruff's "[*] N fixable with the `--fix` option" line, with the fixes only --unsafe-fixes makes."""
+    count = sum(fixable(diagnostic, fixes) for diagnostic in diagnostics)
+    hidden = sum(diagnostic.fix is not None for diagnostic in diagnostics) - count
+    if not count and not hidden:
+        return None
+    flag = "`--fix`" if fixes == SAFE else "`--fix --unsafe-fixes`"
+    more = f" ({plural(hidden, 'more fix', 'more fixes')} with `--unsafe-fixes`)" if hidden else ""
+    return f"{MARK}{count:,} fixable with {flag}{more}."
+
+
+def fixed_summary(fixed: list[Diagnostic]) -> str:
+    """What `--fix` fixed, by the file each fix changed (an orphan topic's fix writes its line in
+    MEMORY.md), a count per rule (ruff's `--show-fixes` list)."""
+    if not fixed:
+        return "No findings were fixed.\n"
+    lines = [f"Fixed {plural(len(fixed), 'finding')}:"]
+    by_file: dict[str, dict[tuple[str, str], int]] = {}
+    for diagnostic in sorted(fixed, key=Diagnostic.sort_key):
+        changed = diagnostic.fix.path if diagnostic.fix is not None and diagnostic.fix.path else diagnostic.path
+        rules = by_file.setdefault(display_path(changed), {})
+        rules[(diagnostic.code, diagnostic.name)] = rules.get((diagnostic.code, diagnostic.name), 0) + 1
+    for path, rules in sorted(by_file.items()):
+        lines.append(f"- {path}:")
+        lines.extend(f"    {count:>3} × {code} ({name})" for (code, name), count in rules.items())
+    return "\n".join(lines) + "\n"
+
+
 def write(diagnostics: list[Diagnostic], out: TextIO, options: ReportOptions) -> None:
     if options.color:
         _write_rich(diagnostics, out, options)
         return
     for diagnostic in diagnostics:
-        out.write(f"{location(diagnostic)}: {diagnostic.code} {diagnostic.message}\n")
+        mark = MARK if fixable(diagnostic, options.fixes) else ""
+        out.write(f"{location(diagnostic)}: {diagnostic.code} {mark}{diagnostic.message}\n")
     if not options.quiet:
-        out.write(summary(diagnostics, options.files) + "\n")
+        for line in _closing(diagnostics, options):
+            out.write(line + "\n")
+
+
+def _closing(diagnostics: list[Diagnostic], options: ReportOptions) -> list[str]:
+    """The summary, and with `--show-fixes` the fixable line."""
+    lines = [summary(diagnostics, options.files)]
+    if options.fixes is not None:
+        lines.append(fixable_line(diagnostics, options.fixes) or "")
+    return [line for line in lines if line]
 
 
 def _write_rich(diagnostics: list[Diagnostic], out: TextIO, options: ReportOptions) -> None:
-    from rich.console import Console
     from rich.markup import escape
 
-    console = Console(file=out, highlight=False, soft_wrap=True)
+    from mnemolint.report.color import console
+
+    terminal = console(out, soft_wrap=True)
     for diagnostic in diagnostics:
         style = _STYLE[diagnostic.severity]
-        console.print(
-            f"[bold]{escape(location(diagnostic))}[/]: [{style}]{diagnostic.code}[/] {escape(diagnostic.message)}"
+        mark = "[bold cyan]\\[*][/] " if fixable(diagnostic, options.fixes) else ""
+        terminal.print(
+            f"[bold]{escape(location(diagnostic))}[/]: [{style}]{diagnostic.code}[/] {mark}{escape(diagnostic.message)}"
         )
     if not options.quiet:
-        console.print(escape(summary(diagnostics, options.files)))
+        for line in _closing(diagnostics, options):
+            terminal.print(escape(line))
