@@ -219,7 +219,7 @@ def test_show_fixes_after_fix_lists_what_was_fixed(tmp_path: Path, snapshot) -> 
 @pytest.mark.parametrize("flag", ["-v", "--verbose"])
 def test_verbose_says_how_the_run_went_on_stderr_only(tmp_path: Path, flag: str) -> None:
     root = write_tree(tmp_path, {**FIXABLE, "mnemolint.toml": 'ignore = ["MEM203"]\n'})
-    quiet, verbose = run_cli("check", cwd=root), run_cli("check", flag, cwd=root)
+    quiet, verbose = run_cli("check", cwd=root, preview=False), run_cli("check", flag, cwd=root, preview=False)
     assert verbose.stdout == quiet.stdout and quiet.stderr == ""
     said = verbose.stderr.splitlines()
     assert said[0] == f"mnemolint: configuration: {root / 'mnemolint.toml'}"
