@@ -78,7 +78,9 @@ class ContainerType:
     its files (a rules dir): the walk follows it, since the agents load what it points
     at, and it is not a defect. What a dangling link in it costs is the container's to say
     (`Container.lost_to`). `companions(path)` are the other containers its rules compare it with
-    (the rules dirs beside a rules dir), walked too when a file in it is named alone."""
+    (the rules dirs beside a rules dir), walked too when a file in it is named alone.
+    `gitignored`: its convention keeps (some of) its files out of git and the agent loads them all
+    the same (an `.ai-memory/`'s dated logs), so discovery walks it where a `.gitignore` ignores them."""
 
     __slots__ = (
         "name",
@@ -90,6 +92,7 @@ class ContainerType:
         "unasked_writes",
         "shared_by_link",
         "companions",
+        "gitignored",
     )
 
     def __init__(
@@ -104,6 +107,7 @@ class ContainerType:
         unasked_writes: bool = False,
         shared_by_link: bool = False,
         companions: Callable[[str], list[str]] = lambda path: [],
+        gitignored: bool = False,
     ) -> None:
         self.name = name
         self.marker = marker
@@ -114,6 +118,7 @@ class ContainerType:
         self.unasked_writes = unasked_writes
         self.shared_by_link = shared_by_link
         self.companions = companions
+        self.gitignored = gitignored
 
     def __repr__(self) -> str:
         return f"<ContainerType {self.name}>"
@@ -137,6 +142,8 @@ class Kind:
     `AGENTS.md`), read too when the file is named alone (as pre-commit names changed files).
     `instructions`: the agent loads the file whole into its context as instructions (an
     `AGENTS.md`, a rule file), so what it imports and how large it is with them matters.
+    `gitignored(rel)`: the agent's convention keeps the file at `rel` out of git and the agent
+    loads it all the same (`CLAUDE.local.md`), so discovery lints it where a `.gitignore` ignores it.
     """
 
     __slots__ = (
@@ -152,6 +159,7 @@ class Kind:
         "reader",
         "companions",
         "instructions",
+        "gitignored",
     )
 
     def __init__(
@@ -169,6 +177,7 @@ class Kind:
         reader: Callable[[Document], Reader],
         companions: Callable[[str], list[str]] = lambda path: [],
         instructions: bool = False,
+        gitignored: Callable[[str], bool] = lambda rel: False,
     ) -> None:
         self.name = name
         self.container = container
@@ -182,6 +191,7 @@ class Kind:
         self.reader = reader
         self.companions = companions
         self.instructions = instructions
+        self.gitignored = gitignored
 
     def __repr__(self) -> str:
         return f"<Kind {self.name}>"

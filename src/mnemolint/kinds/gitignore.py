@@ -10,8 +10,11 @@ pathspec's expression of a line with many wildcards backtracks exponentially (`*
 against a long name ran for minutes), so such a line is matched by `safe_regex` (the same
 answer, directory mark included, in time linear in the name); an `Ignores` matches at most
 `MAX_COSTLY` such lines (a `Budget`), and leaves out any beyond, or one too long to match (`TooComplex`), as
-it leaves out a line pathspec cannot compile. The search over the lines is pathspec's own: the
-last line matching the path itself wins, else the last one matching a folder of it.
+it leaves out a line pathspec cannot compile. It reads at most `MAX_PATTERNS` pattern lines in
+all (a 1 MB file of them would take seconds to compile) and compiles a line only when a path holds
+the text every path it matches holds (`_needle`): the discovery walk asks of every entry. The
+search over the lines is pathspec's own: the last line matching the path itself wins, else the
+last one matching a folder of it.
 
 Only `.gitignore` files count, not `.git/info/exclude` or a global excludes file: those are one
 person's, and what the rules ask is what every clone of the project ignores. A `.gitignore` the
@@ -27,10 +30,13 @@ import os
 
 from mnemolint.kinds.base import Kind
 from mnemolint.parse.document import Document
+from mnemolint.paths import inside
 from mnemolint.readers import CLAUDE
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
+    import re
+
     from mnemolint.parse.safe_regex import SafeRegex
 
 NAME = ".gitignore"
@@ -58,64 +64,110 @@ class Verdict:
 
 
 MAX_COSTLY = 64  # lines of many wildcards one `Ignores` matches (each costs a Python loop per path)
+MAX_PATTERNS = 5_000  # pattern lines one `Ignores` reads; compiling one costs ~0.3 ms
 _DIR_MARK = "ps_d"  # pathspec's group for a match through a directory pattern
+_UNCOMPILED = object()  # an expression not compiled yet: no path has held its needle so far
+
+
+def _needle(line: str) -> str:
+    """Text every path the line matches holds: its longest run of characters that match only
+    themselves, within one name ("" when the line has an escape or a class, which may change that)."""
+    import re
+
+    body = line.strip().removeprefix("!")
+    if "\\" in body or "[" in body:
+        return ""
+    return max(re.split(r"[*?/]", body), key=len)
 
 
 class _Spec:
     """One `.gitignore`: its patterns (whether each includes, and its expression) and the line of
     each. A line pathspec cannot turn into a regular expression (a reversed range, `[z-a]`) is
     left out: git's wildmatch matches at most its first character with it, which no memory file
-    is named after."""
+    is named after. An expression is compiled the first time a path holds its `_needle`: the
+    walk asks of every file, and most lines never concern most paths."""
 
-    __slots__ = ("path", "expressions", "lines", "patterns")
+    __slots__ = ("path", "includes", "sources", "compiled", "needles", "costly", "lines", "patterns")
 
     def __init__(self, path: str, text: str, owner: Ignores) -> None:
-        import re
         import warnings
 
-        from pathspec import GitIgnoreSpec
+        from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
 
-        from mnemolint.parse.safe_regex import guarded
+        from mnemolint.parse.safe_regex import costly
 
-        self.expressions: list[tuple[bool, re.Pattern | SafeRegex]] = []
+        self.includes: list[bool] = []
+        self.sources: list[str] = []
+        self.compiled: list[re.Pattern | SafeRegex | object | None] = []  # None: left out; or _UNCOMPILED
+        self.needles: list[str] = []
+        self.costly: list[bool] = []
         self.lines, self.patterns = [], []
         text = text[1:] if text.startswith("\ufeff") else text  # git skips a byte-order mark
         for number, line in enumerate(text.split("\n"), 1):
+            if owner.patterns_left <= 0:
+                break
             line = line[:-1] if line.endswith("\r") else line
             try:
                 with warnings.catch_warnings():  # `[[` compiles with a FutureWarning, not for the user's eyes
                     warnings.simplefilter("ignore", FutureWarning)
-                    found = GitIgnoreSpec.from_lines([line]).patterns
-                    expressions = [
-                        (bool(pattern.include), guarded(pattern.regex, owner.budget))
-                        for pattern in found
-                        if pattern.include is not None and pattern.regex is not None
-                    ]
-            except (re.error, ValueError):  # pathspec's own error (`!`: git never matches it); TooComplex
+                    source, include = GitIgnoreSpecPattern.pattern_to_regex(line)
+            except ValueError:  # pathspec's own error (`!`: git never matches it)
                 continue
-            for expression in expressions:
-                self.expressions.append(expression)
-                self.lines.append(number)
-                self.patterns.append(line)
+            if include is None or source is None:  # a blank line or a comment
+                continue
+            expensive = costly(source)
+            if expensive:
+                if owner.budget.left <= 0:  # past `MAX_COSTLY`: left out
+                    continue
+                owner.budget.left -= 1
+            owner.patterns_left -= 1
+            self.includes.append(bool(include))
+            self.sources.append(source)
+            self.compiled.append(_UNCOMPILED)
+            self.needles.append(_needle(line))
+            self.costly.append(expensive)
+            self.lines.append(number)
+            self.patterns.append(line)
         self.path = path
 
-    def check(self, rel: str) -> Verdict | None:
+    def _expression(self, index: int) -> re.Pattern | SafeRegex | None:
+        """The expression of pattern `index`, compiled on first use; None when it cannot be (a
+        reversed range, or one too long to match: `TooComplex`), and it is left out."""
+        expression = self.compiled[index]
+        if expression is _UNCOMPILED:
+            import re
+
+            from mnemolint.parse.safe_regex import SafeRegex
+
+            try:
+                regex = re.compile(self.sources[index])
+                expression = SafeRegex(regex) if self.costly[index] else regex
+            except (re.error, ValueError):  # TooComplex is a ValueError
+                expression = None
+            self.compiled[index] = expression
+        return expression  # type: ignore[return-value]  # compiled, or None
+
+    def check(self, rel: str, own: bool = False) -> Verdict | None:
         """pathspec's `GitIgnoreSpec.check_file`: the last line matching `rel` itself, else the
-        last matching it through a directory pattern (a folder of it)."""
+        last matching it through a directory pattern (a folder of it, or `rel`/ itself: a
+        directory's path ends in `/`; with `own`, only that one, never a folder above it)."""
         chosen: int | None = None
-        for index in range(len(self.expressions) - 1, -1, -1):
-            include, expression = self.expressions[index]
-            found = expression.search(rel)
+        needles = self.needles
+        for index in range(len(needles) - 1, -1, -1):
+            if needles[index] not in rel:
+                continue
+            expression = self._expression(index)
+            found = expression.search(rel) if expression is not None else None
             if found is None:
                 continue
             if not found.groupdict().get(_DIR_MARK):
                 chosen = index
                 break
-            if chosen is None:
+            if chosen is None and not (own and found.end(_DIR_MARK) != len(rel)):
                 chosen = index
         if chosen is None:
             return None
-        return Verdict(self.expressions[chosen][0], Source(self.path, self.lines[chosen], self.patterns[chosen]))
+        return Verdict(self.includes[chosen], Source(self.path, self.lines[chosen], self.patterns[chosen]))
 
 
 def not_read(path: str) -> str | None:
@@ -149,7 +201,9 @@ class Ignores:
         from mnemolint.parse.safe_regex import Budget
 
         self.budget = Budget(MAX_COSTLY)
+        self.patterns_left = MAX_PATTERNS
         self._specs: dict[str, _Spec | None] = {}
+        self._chains: dict[str, list[tuple[int, _Spec]]] = {}
 
     def text(self, path: str) -> str | None:
         """The text of the `.gitignore` at `path`, None when there is none, git reads none there
@@ -173,26 +227,53 @@ class Ignores:
 
     def check(self, path: str, directory: bool = False) -> Verdict:
         """Whether git ignores `path` (absolute, below `top`; `directory` if it is one)."""
-        rel = os.path.relpath(path, self.top).replace(os.sep, "/")
-        parts = rel.split("/")
+        parts = self._relative(path).split("/")
         for depth in range(1, len(parts) + 1):
             is_dir = directory or depth < len(parts)
-            verdict = self._check_one(parts[:depth], is_dir)
+            verdict = self._check_one(os.path.join(self.top, *parts[:depth]), is_dir, own=False)
             if verdict.ignored or depth == len(parts):
                 return verdict
         raise AssertionError("unreachable: a path has at least one part")
 
-    def _check_one(self, parts: list[str], is_dir: bool) -> Verdict:
+    def check_name(self, path: str, directory: bool = False) -> Verdict:
+        """Whether git ignores `path` by its own name, its folders taken as not ignored (a
+        directory pattern matching one of them does not count): what a walk that never enters an
+        ignored folder asks of each entry, and of those below a folder named to it, as ruff's does."""
+        return self._check_one(path, directory, own=True)
+
+    def _check_one(self, path: str, directory: bool, own: bool) -> Verdict:
         """One path by its own name, every `.gitignore` above it consulted, the deepest deciding."""
+        rel = self._relative(path)
         decided = Verdict(False, None)
-        for depth in range(len(parts)):
-            spec = self._spec(os.path.join(self.top, *parts[:depth]))
-            if spec is None:
-                continue
-            verdict = spec.check("/".join(parts[depth:]) + ("/" if is_dir else ""))
+        for start, spec in self._chain(os.path.dirname(path)):
+            verdict = spec.check(rel[start:] + ("/" if directory else ""), own)
             if verdict is not None:
                 decided = verdict
         return decided
+
+    def _relative(self, path: str) -> str:
+        prefix = self.top.rstrip(os.sep) + os.sep
+        rel = path[len(prefix) :] if path.startswith(prefix) else os.path.relpath(path, self.top)
+        return rel.replace(os.sep, "/")
+
+    def _chain(self, folder: str) -> list[tuple[int, _Spec]]:
+        """The `.gitignore` files of `folder` and of every folder above it up to `top`, top first,
+        each with the offset at which a `top`-relative path leaves its folder: once per folder."""
+        missing: list[str] = []
+        current = folder
+        while current not in self._chains:
+            missing.append(current)
+            parent = os.path.dirname(current)
+            if current == self.top or parent == current:
+                break
+            current = parent
+        chain = [] if missing and missing[-1] == current else self._chains[current]
+        for each in reversed(missing):
+            spec = self._spec(each) if inside(each, self.top) else None
+            if spec is not None:
+                chain = [*chain, (0 if each == self.top else len(self._relative(each)) + 1, spec)]
+            self._chains[each] = chain
+        return chain
 
 
 GITIGNORE = Kind(
