@@ -125,12 +125,12 @@ def lint(
     fixed: dict[str, str] | None = None,
     *,
     cache: bool = False,
-    given: dict[str, bytes] | None = None,
+    given: dict[str, tuple[bytes, int]] | None = None,
 ) -> Result:
     """Lint `paths`; `fixed` maps paths to text that replaces (or creates) those files, so that
     the fixer can re-lint the outcome of its edits before anything is written. `cache`: take
     what the cache knows of unchanged files, and keep what this run learns (cache.py). `given`:
-    the bytes of named paths read from elsewhere than their file (standard input; `discover`)."""
+    named paths' bytes and size, read from elsewhere than their file (standard input; `discover`)."""
     dispatch = _Dispatch(active_rules(settings))
     memo = _open_cache(settings, dispatch.rules) if cache and not fixed and not given else None
     tree = discover(paths, settings, given)

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from mnemolint.discover.tree import Tree
 
 STDIN = "-"
+DRAIN = 16  # how many times `max-file-bytes` of standard input are counted before it is left unread
 
 
 def globs(value: str) -> list[str]:
@@ -186,11 +187,19 @@ def refuse_unusable(args: argparse.Namespace) -> None:
         raise ConfigError("--watch lints again on every change: leave out --show-files, --show-settings and --diff")
 
 
-def read_stdin(options: dict) -> bytes:
-    """Standard input's bytes, at most `max-file-bytes` + 1 of them: past that it stands for a file
-    too large to read, as one on disk would be, and the rest is never read."""
+def read_stdin(options: dict) -> tuple[bytes, int]:
+    """Standard input's bytes, at most `max-file-bytes` + 1 of them, and its size: past the limit
+    it stands for a file too large to read, as one on disk would be. The rest is counted, not kept
+    (so the size said is the real one), up to `DRAIN` times the limit: never waited on past it
+    (`yes |` never ends)."""
     limit = options["max-file-bytes"]
     stream = getattr(sys.stdin, "buffer", None)
     if stream is None:
-        return b""
-    return stream.read(limit + 1) or b""
+        return b"", 0
+    data = stream.read(limit + 1) or b""
+    if len(data) <= limit:
+        return data, len(data)
+    counted = len(data)
+    while counted < DRAIN * limit and (chunk := stream.read(min(1 << 20, DRAIN * limit - counted))):
+        counted += len(chunk)
+    return data, counted

@@ -277,10 +277,11 @@ def placed(directory: str, settings: Settings) -> ContainerType | None:
     return _Walk(settings).placed(directory)
 
 
-def discover(paths: list[str], settings: Settings, given: dict[str, bytes] | None = None) -> Tree:
+def discover(paths: list[str], settings: Settings, given: dict[str, tuple[bytes, int]] | None = None) -> Tree:
     """Walk directories, find the containers, and classify every file through the kind registry.
-    `given` maps named files (absolute) to their bytes read from elsewhere (standard input): such
-    a file need not exist, and is filed where it would be, with the tree around it from disk."""
+    `given` maps named files (absolute) to their bytes and size read from elsewhere (standard
+    input, `Document.take`): such a file need not exist, and is filed where it would be, with the
+    tree around it from disk."""
     given = given or {}
     walk = _Walk(settings)
     focus: set[str] = set()
@@ -332,7 +333,7 @@ def discover(paths: list[str], settings: Settings, given: dict[str, bytes] | Non
     _build(tree, walk, settings)
     for document in tree.documents:
         if document.path in given:
-            document.take(given[document.path])
+            document.take(*given[document.path])
     if explicit_files or _context_outside(tree, focus):
         tree.focus = _focus_set(tree, focus, explicit_files)
     return tree

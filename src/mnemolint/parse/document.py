@@ -164,12 +164,13 @@ class Document:
             return
         self._decode(data)
 
-    def take(self, data: bytes) -> None:
+    def take(self, data: bytes, size: int) -> None:
         """Take `data` as the file's bytes instead of reading it (standard input standing for the
-        file), judged as a read is: over `max-file-bytes` it is too large, and never decoded."""
+        file), judged as a read is: of `size` bytes over `max-file-bytes` it is too large (`data`
+        is then its first bytes only), and never decoded."""
         self._loaded = True
-        if len(data) > self.options["max-file-bytes"]:
-            self._too_large, self._size = True, len(data)
+        if size > self.options["max-file-bytes"]:
+            self._too_large, self._size = True, size
             return
         self._decode(data)
 
