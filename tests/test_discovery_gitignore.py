@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
 from conftest import git, run_cli, write_tree
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 BROKEN = "- [Gone](gone.md) — a deleted topic\n"
 TOPIC = "---\nname: a\ndescription: About a\ntype: user\n---\nbody\n"
@@ -167,3 +171,42 @@ def test_a_hostile_gitignore_costs_bounded_time(tmp_path: Path) -> None:
     start = time.monotonic()
     assert shown(cwd=root) >= {"memory/MEMORY.md", "memory/a.md"}
     assert time.monotonic() - start < 30
+
+
+# The common lines are read without importing pathspec (~100 ms at start-up, on every commit):
+# their expression must be exactly the one pathspec makes, or the line is left to pathspec.
+COMMON = ["build/", "/build/", "/dist", "node_modules", "a/b", "docs/api/", "*.log", "!keep.log", ".env", "*.egg-info/"]
+COMMON += ["", "   ", "# a comment", "日本語/", "é.md", "a.b-c_d~", "!/x/y/"]
+
+
+@given(st.lists(st.sampled_from([*"ab./*!# -_é\\[]?", "**"]), max_size=8).map("".join))
+@example("foo   ")
+@example("!")
+@example("./x")
+def test_a_common_line_is_read_as_pathspec_reads_it(line: str) -> None:
+    from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
+
+    from mnemolint.kinds.gitignore import _simple
+
+    ours = _simple(line)
+    if ours is not None:
+        assert ours == GitIgnoreSpecPattern.pattern_to_regex(line)
+
+
+@pytest.mark.parametrize("line", COMMON)
+def test_the_common_lines_are_ours_to_read(line: str) -> None:
+    from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
+
+    from mnemolint.kinds.gitignore import _simple
+
+    assert _simple(line) == GitIgnoreSpecPattern.pattern_to_regex(line)
+
+
+def test_a_common_gitignore_costs_no_pathspec_import(repo: Path) -> None:
+    (repo / ".gitignore").write_text("\n".join(COMMON) + "\n", encoding="utf-8")
+    script = (
+        "import sys\nfrom mnemolint.cli import main\nmain(['check', '--no-cache', '-q'])\n"
+        "print(sorted(name for name in sys.modules if name.startswith('pathspec')))\n"
+    )
+    process = subprocess.run([sys.executable, "-c", script], cwd=repo, capture_output=True, text=True, timeout=60)
+    assert process.stdout.strip().splitlines()[-1] == "[]", process.stderr

@@ -31,6 +31,7 @@ import os
 from mnemolint.kinds.base import Kind
 from mnemolint.parse.document import Document
 from mnemolint.paths import inside
+from mnemolint.patterns import Lazy
 from mnemolint.readers import CLAUDE
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
@@ -80,6 +81,45 @@ def _needle(line: str) -> str:
     return max(re.split(r"[*?/]", body), key=len)
 
 
+_LITERAL = Lazy(r"[^*?\[\]\\\s!#/]+")  # characters that match only themselves: no wildcard, escape or space
+
+
+def _simple(line: str) -> tuple[str | None, bool | None] | None:
+    """pathspec's expression of `line` and whether it ignores, for the lines most `.gitignore`
+    files are made of (a blank or a comment; a name or a path, `/` before or after it; `*.ext`),
+    made without importing pathspec (~100 ms at start-up): exactly the string pathspec makes, as
+    tests/test_discovery_gitignore.py checks. None for any other line."""
+    import re
+
+    body = line.rstrip(" ")
+    if not body or body.startswith("#"):
+        return None, None
+    include = not body.startswith("!")
+    body = body if include else body[1:]
+    folder = body.endswith("/")
+    body = body[:-1] if folder else body
+    anchored = "/" in body  # a `/` first or inside: from the `.gitignore`'s folder only
+    body = body[1:] if body.startswith("/") else body
+    star = not anchored and body.startswith("*")
+    parts = (body[1:] if star else body).split("/")
+    if not all(_LITERAL.fullmatch(part) and part not in (".", "..") for part in parts):
+        return None
+    start = "^" if anchored else "^(?:.+/)?"
+    name = ("[^/]*" if star else "") + "/".join(re.escape(part) for part in parts)
+    return start + name + ("(?P<ps_d>/)" if folder else "(?:(?P<ps_d>/)|$)"), include
+
+
+def _pathspec(line: str) -> tuple[str | None, bool | None]:
+    """pathspec's own expression of `line` (a `ValueError` for a line it refuses)."""
+    import warnings
+
+    from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
+
+    with warnings.catch_warnings():  # `[[` compiles with a FutureWarning, not for the user's eyes
+        warnings.simplefilter("ignore", FutureWarning)
+        return GitIgnoreSpecPattern.pattern_to_regex(line)
+
+
 class _Spec:
     """One `.gitignore`: its patterns (whether each includes, and its expression) and the line of
     each. A line pathspec cannot turn into a regular expression (a reversed range, `[z-a]`) is
@@ -90,10 +130,6 @@ class _Spec:
     __slots__ = ("path", "includes", "sources", "compiled", "needles", "costly", "lines", "patterns")
 
     def __init__(self, path: str, text: str, owner: Ignores) -> None:
-        import warnings
-
-        from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
-
         from mnemolint.parse.safe_regex import costly
 
         self.includes: list[bool] = []
@@ -108,9 +144,7 @@ class _Spec:
                 break
             line = line[:-1] if line.endswith("\r") else line
             try:
-                with warnings.catch_warnings():  # `[[` compiles with a FutureWarning, not for the user's eyes
-                    warnings.simplefilter("ignore", FutureWarning)
-                    source, include = GitIgnoreSpecPattern.pattern_to_regex(line)
+                source, include = _simple(line) or _pathspec(line)
             except ValueError:  # pathspec's own error (`!`: git never matches it)
                 continue
             if include is None or source is None:  # a blank line or a comment
@@ -204,6 +238,7 @@ class Ignores:
         self.patterns_left = MAX_PATTERNS
         self._specs: dict[str, _Spec | None] = {}
         self._chains: dict[str, list[tuple[int, _Spec]]] = {}
+        self._prefix = top.rstrip(os.sep) + os.sep
 
     def text(self, path: str) -> str | None:
         """The text of the `.gitignore` at `path`, None when there is none, git reads none there
@@ -243,18 +278,24 @@ class Ignores:
 
     def _check_one(self, path: str, directory: bool, own: bool) -> Verdict:
         """One path by its own name, every `.gitignore` above it consulted, the deepest deciding."""
-        rel = self._relative(path)
+        folder = path.rpartition(os.sep)[0] or os.sep
+        chain = self._chains.get(folder)
+        if chain is None:
+            chain = self._chain(folder)
         decided = Verdict(False, None)
-        for start, spec in self._chain(os.path.dirname(path)):
-            verdict = spec.check(rel[start:] + ("/" if directory else ""), own)
+        if not chain:  # most folders of most trees: no `.gitignore` above them says anything
+            return decided
+        rel = self._relative(path) + ("/" if directory else "")
+        for start, spec in chain:
+            verdict = spec.check(rel[start:], own)
             if verdict is not None:
                 decided = verdict
         return decided
 
     def _relative(self, path: str) -> str:
-        prefix = self.top.rstrip(os.sep) + os.sep
+        prefix = self._prefix
         rel = path[len(prefix) :] if path.startswith(prefix) else os.path.relpath(path, self.top)
-        return rel.replace(os.sep, "/")
+        return rel.replace(os.sep, "/") if os.sep != "/" else rel
 
     def _chain(self, folder: str) -> list[tuple[int, _Spec]]:
         """The `.gitignore` files of `folder` and of every folder above it up to `top`, top first,
