@@ -14,7 +14,12 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import git, write_tree
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+from conftest import PROJECT, git, write_tree
 
 from mnemolint.commands.check_watch import CLEAR
 
@@ -145,3 +150,11 @@ def test_watch_refuses_what_lints_nothing_again(tmp_path: Path, other: str) -> N
         [sys.executable, "-m", "mnemolint", "check", "--watch", other], cwd=root, capture_output=True, text=True
     )
     assert process.returncode == 2 and "--watch" in process.stderr
+
+
+def test_watchfiles_is_an_extra_not_a_dependency() -> None:
+    """The pre-commit hook and CI install the linter without it; `mnemolint[watch]` brings it."""
+    text = (PROJECT / "pyproject.toml").read_text(encoding="utf-8")
+    project = tomllib.loads(text)["project"]
+    assert not any(need.startswith("watchfiles") for need in project["dependencies"])
+    assert any(need.startswith("watchfiles") for need in project["optional-dependencies"]["watch"])
