@@ -24,16 +24,9 @@ DRAIN = 16  # how many times `max-file-bytes` of standard input are counted befo
 
 def globs(value: str) -> list[str]:
     """Comma-separated globs; a comma inside braces (`{a,b}`) belongs to its glob."""
-    found, depth, start = [], 0, 0
-    for index, char in enumerate(value):
-        if char == "{":
-            depth += 1
-        elif char == "}" and depth:
-            depth -= 1
-        elif char == "," and not depth:
-            found.append(value[start:index])
-            start = index + 1
-    found = [part.strip() for part in [*found, value[start:]] if part.strip()]
+    from mnemolint.parse.globs import split_commas
+
+    found = [part.strip() for part in split_commas(value) if part.strip()]
     if not found:
         raise argparse.ArgumentTypeError(f"no glob in {value!r}")
     return found
