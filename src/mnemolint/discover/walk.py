@@ -122,21 +122,21 @@ class _Walk:
         ignores = self.exclusion.gitignore(top)
         if ignores is None or not ignores.check_name(path, is_dir).ignored:
             return False
-        if is_dir and getattr(self.placed(path), "gitignored", False):
-            return False
+        own = self._type_of(path) if is_dir else None
         container = self.enclosing_container(os.path.dirname(path))
-        container_type = (self.placed(container) or self._marked_type(container)) if container else None
-        if container_type is not None and container_type.gitignored:
+        above = self._type_of(container) if container else None
+        if (own is not None and own.gitignored) or (above is not None and above.gitignored):
             return False
         if is_dir:
             return True
         rel = os.path.relpath(path, container or top).replace(os.sep, "/")
-        kind = kind_of(rel, container_type)
+        kind = kind_of(rel, above)
         return not (kind is not None and kind.gitignored(rel))
 
-    def _marked_type(self, directory: str) -> ContainerType | None:
-        """The container type whose marker file `directory` holds, if any."""
-        return next(
+    def _type_of(self, directory: str) -> ContainerType | None:
+        """The container type `directory` is: by where it is, a configured glob, or its marker file."""
+        found = self.placed(directory) or self.container_paths.get(directory)
+        return found or next(
             (each for marker, each in _MARKERS.items() if os.path.lexists(os.path.join(directory, marker))), None
         )
 
