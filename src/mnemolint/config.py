@@ -24,6 +24,8 @@ FAIL_LEVELS = SEVERITIES
 _TOML_TYPES = {"str": "a string", "int": "an integer", "float": "a float", "bool": "a boolean"}
 _GLOB_KEYS = ("exclude", "extend-exclude", "memory-dirs")
 _LIST_KEYS = ("select", "extend-select", "ignore", *_GLOB_KEYS)
+# true or false: the preview rules; what discovery leaves out (discover/exclusion.py)
+_BOOL_KEYS = ("preview", "respect-gitignore", "force-exclude")
 
 
 class Settings:
@@ -43,6 +45,8 @@ class Settings:
         "fail_level",
         "cache_dir",
         "preview",
+        "respect_gitignore",
+        "force_exclude",
         "options",
     )
 
@@ -60,6 +64,8 @@ class Settings:
         self.fail_level = "warning"  # an info is advice: it is printed but does not fail CI
         self.cache_dir = ""  # `cache-dir`, relative to the config file; "": `.mnemolint_cache` (cache_dir.py)
         self.preview = False  # `preview`: the preview rules run too (`Rule.preview`, selection.in_preview)
+        self.respect_gitignore = True  # what a git work tree's `.gitignore` files ignore is not walked
+        self.force_exclude = False  # `exclude` holds for paths named on the command line too
         self.options = defaults(_registry().values())
 
 
@@ -168,10 +174,10 @@ def apply_table(settings: Settings, data: dict, where: str) -> None:
             if not isinstance(value, str) or not value.strip():
                 raise ConfigError(f"{label} must be a directory path (a non-empty string)")
             settings.cache_dir = value
-        elif key == "preview":
+        elif key in _BOOL_KEYS:
             if not isinstance(value, bool):
                 raise ConfigError(f"{label} must be a boolean (true or false)")
-            settings.preview = value
+            setattr(settings, key.replace("-", "_"), value)
         elif key in _registry():
             try:
                 settings.options[key] = _registry()[key].validate(value)

@@ -119,13 +119,21 @@ def _reads(rule: Rule, kind: Kind | None) -> bool:
     return rule.reads == base.EVERY_KIND or (isinstance(rule.reads, tuple) and kind in rule.reads)
 
 
-def lint(paths: list[str], settings: Settings, fixed: dict[str, str] | None = None, *, cache: bool = False) -> Result:
+def lint(
+    paths: list[str],
+    settings: Settings,
+    fixed: dict[str, str] | None = None,
+    *,
+    cache: bool = False,
+    given: dict[str, tuple[bytes, int]] | None = None,
+) -> Result:
     """Lint `paths`; `fixed` maps paths to text that replaces (or creates) those files, so that
     the fixer can re-lint the outcome of its edits before anything is written. `cache`: take
-    what the cache knows of unchanged files, and keep what this run learns (cache.py)."""
+    what the cache knows of unchanged files, and keep what this run learns (cache.py). `given`:
+    named paths' bytes and size, read from elsewhere than their file (standard input; `discover`)."""
     dispatch = _Dispatch(active_rules(settings))
-    memo = _open_cache(settings, dispatch.rules) if cache and not fixed else None
-    tree = discover(paths, settings)
+    memo = _open_cache(settings, dispatch.rules) if cache and not fixed and not given else None
+    tree = discover(paths, settings, given)
     if fixed:
         _use_fixed_text(tree, fixed, settings.options)
     options = settings.options

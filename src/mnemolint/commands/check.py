@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
-from mnemolint.commands import EXIT_CLEAN, EXIT_FINDINGS
+from mnemolint.commands import EXIT_CLEAN, EXIT_FINDINGS, check_input
 from mnemolint.commands.common import (
     add_clock_argument,
     add_codex_argument,
@@ -57,6 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--exit-non-zero-on-fix", action="store_true", help="with --fix, exit 1 when anything was fixed"
     )
+    check_input.add_arguments(parser)
 
 
 def add_output_arguments(parser: argparse.ArgumentParser) -> None:
@@ -76,27 +77,56 @@ def add_output_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mnemolint.commands.common import settings_from_args, working_directory
+    from mnemolint.commands.common import working_directory
 
     working_directory()
     _only_its_format(args)
+    check_input.refuse_unusable(args)
     args.output_format = _output_format(args)
-    paths = args.paths or ["."]
+    if args.watch:
+        from mnemolint.commands.check_watch import watch
+
+        return watch(args, _check)
+    return _check(args)
+
+
+def _check(args: argparse.Namespace) -> int:
+    """One run of `check`: lint (or fix) what the command line names, report, and say the exit code."""
+    from mnemolint.commands.common import settings_from_args
+
+    stdin = check_input.stdin_path(args)
+    paths = [stdin] if stdin else args.paths or ["."]
     settings = settings_from_args(args, paths[0])
+    check_input.apply(args, settings)
+    if args.show_settings:
+        check_input.write_settings(settings, paths[0], sys.stdout)
+        return EXIT_CLEAN
     _warn_unpreviewed(settings)
     if settings.options["user-memory"]:  # the flag, or the `user-memory` setting
         paths = [*paths, *_user_memory()]
     if args.auto_memory or settings.options["auto-memory"]:  # the flag, or the `auto-memory` setting
         paths = [*paths, *_auto_memory(paths, settings.options)]
+    given = {os.path.abspath(stdin): check_input.read_stdin(settings.options)} if stdin else None
+    if args.show_files:
+        from mnemolint.discover.walk import discover
+
+        check_input.write_files(discover(paths, settings, given), sys.stdout)
+        return EXIT_CLEAN
     out = _output(args)
     try:
-        return _check(args, paths, settings, out)
+        return _report(args, paths, settings, given, out)
     finally:
         if out is not sys.stdout:
             out.close()
 
 
-def _check(args: argparse.Namespace, paths: list[str], settings: Settings, out: TextIO) -> int:
+def _report(
+    args: argparse.Namespace,
+    paths: list[str],
+    settings: Settings,
+    given: dict[str, tuple[bytes, int]] | None,
+    out: TextIO,
+) -> int:
     import time
 
     from mnemolint.model import severity_rank
@@ -112,7 +142,7 @@ def _check(args: argparse.Namespace, paths: list[str], settings: Settings, out: 
     else:
         from mnemolint.engine import lint
 
-        result = lint(paths, settings, cache=not args.no_cache)
+        result = lint(paths, settings, cache=not args.no_cache and given is None, given=given)
         diagnostics = result.diagnostics
     files = _count_linted(result, diagnostics, paths, args.quiet)
     if args.verbose:
@@ -264,13 +294,18 @@ def _count_linted(result: Result, diagnostics: list[Diagnostic], paths: list[str
         from mnemolint.parse.textutil import plural, visible
 
         given = list(dict.fromkeys(paths))
+        excluded = [check_input.nothing_linted(path, result.tree) for path in given]
         reasons = [
-            f"no memory file in {visible(path)}"
-            if os.path.isdir(path) and not os.path.islink(path)
-            else f"{visible(path)} is not a memory file"
-            for path in given[:3]
+            why
+            or (
+                f"no memory file in {visible(path)}"
+                if os.path.isdir(path) and not os.path.islink(path)
+                else f"{visible(path)} is not a memory file"
+            )
+            for path, why in zip(given[:3], excluded[:3], strict=True)
         ]
         more = f" (and {plural(len(given) - 3, 'more path')})" if len(given) > 3 else ""
-        what = " ".join(container.about for container in CONTAINERS)
-        print(f"mnemolint: warning: nothing was linted: {'; '.join(reasons)}{more}. {what}", file=sys.stderr)
+        # what memory is, unless every path was excluded: then that is all there is to say
+        what = "" if all(excluded) else " " + " ".join(container.about for container in CONTAINERS)
+        print(f"mnemolint: warning: nothing was linted: {'; '.join(reasons)}{more}.{what}", file=sys.stderr)
     return files

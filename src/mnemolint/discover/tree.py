@@ -50,11 +50,13 @@ class Tree:
     """Everything discovery found. `documents` are the files a kind claims (and the paths the walk
     could not read); `files` is every file walked that is not excluded, claimed or not, sorted by
     directory. `focus` is None when whole trees were asked for. `roots` are the directories named
-    on the command line (none when only files were)."""
+    on the command line (none when only files were); `excluded` the paths named that
+    `force-exclude` left out (discover/exclusion.py)."""
 
     __slots__ = (
         "root",
         "roots",
+        "excluded",
         "documents",
         "containers",
         "files",
@@ -73,6 +75,7 @@ class Tree:
         self.links: list[LinkRecord] = []
         self.focus: set[str] | None = None
         self.roots: list[str] = []
+        self.excluded: list[str] = []
         self.options = options or {}  # the run's: what a project reads (`agents`, `max-file-bytes`)
         self._projects: dict[str, Project] = {}
         self._derived: dict[str, object] = {}

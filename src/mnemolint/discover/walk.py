@@ -8,6 +8,7 @@ reads lazily, so a single changed topic file costs one walk of its memory dir, n
 Nothing here knows a kind: containers are recognised by `kinds.registry.CONTAINERS` (a marker
 file, a location, a configured glob) and files by `kinds.registry.kind_of`. Every file that is not excluded is
 kept in `Tree.files`, whether or not a kind claims it, for the rules that need the whole tree.
+What is excluded, and how a path named on the command line is treated, is `exclusion.py`'s to say.
 """
 
 from __future__ import annotations
@@ -17,21 +18,16 @@ import os
 import stat
 
 from mnemolint.agents import AGENT_HOMES
-from mnemolint.config import Settings, glob_flags
+from mnemolint.config import Settings
+from mnemolint.discover.exclusion import Exclusion, Globs
 from mnemolint.discover.tree import LinkRecord, Tree
 from mnemolint.errors import ConfigError
 from mnemolint.kinds.base import Container, ContainerType
 from mnemolint.kinds.registry import CONTAINERS, kind_of
 from mnemolint.parse.document import Document
-from mnemolint.paths import DEFAULT_EXCLUDES, inside, link_hazard, repository, upwards
+from mnemolint.paths import inside, link_hazard, repository, upwards
 
 _MARKERS = {container.marker: container for container in CONTAINERS if container.marker}
-
-
-def _agent_worktrees(path: str, name: str) -> bool:
-    """`.wave/worktrees/` and `.claude/worktrees/`: the agents' linked checkouts of this same
-    repository, whose memory files are copies of the ones linted here (Wave's path rules)."""
-    return name == "worktrees" and os.path.basename(os.path.dirname(path)) in AGENT_HOMES
 
 
 class _Walk:
@@ -48,9 +44,10 @@ class _Walk:
         self.seen_dirs: set[str] = set()
         self.seen_keys: set[tuple] = set()  # (container or None, directory), each as (device, inode)
         self.marked: set[tuple] = set()  # directories holding a container marker, as (device, inode)
-        self._exclude = _Matcher(settings.exclude + settings.extend_exclude, settings.root)
+        self.added: set[str] = set()  # every file found, so that one named and walked is filed once
+        self.exclusion = Exclusion(settings)
         self._configured = [
-            (container, _Matcher(getattr(settings, container.setting.replace("-", "_")), settings.root))
+            (container, Globs(getattr(settings, container.setting.replace("-", "_")), settings.root))
             for container in CONTAINERS
             if container.setting
         ]
@@ -102,23 +99,46 @@ class _Walk:
             self.container_paths[directory] = placed
         return True
 
-    def _excluded(self, path: str, name: str) -> bool:
-        return name in DEFAULT_EXCLUDES or _agent_worktrees(path, name) or self._exclude.matches(path)
-
     def _visit(self, entry: os.DirEntry, ancestors: tuple, root: str) -> tuple | None:
-        if self._excluded(entry.path, entry.name):
+        if self.exclusion.skips(entry.path, entry.name):
             return None
         try:
-            if entry.is_symlink():
-                return self._visit_link(entry, ancestors, root)
+            if entry.is_symlink():  # git ignores a link by its own name, as a file, wherever it leads
+                return None if self._ignored(entry.path, False, root) else self._visit_link(entry, ancestors, root)
             if entry.is_dir(follow_symlinks=False):
+                if self._ignored(entry.path, True, root):
+                    return None
                 info = entry.stat(follow_symlinks=False)
                 return entry.path, ancestors + ((info.st_dev, info.st_ino),), False
-            if entry.is_file(follow_symlinks=False):
-                self._add_file(entry.path)
+            if entry.is_file(follow_symlinks=False) and not self._ignored(entry.path, False, root):
+                self.add_file(entry.path)
         except OSError as error:
             self.unreadable.append((entry.path, error.strerror or str(error)))
         return None
+
+    def _ignored(self, path: str, is_dir: bool, top: str) -> bool:
+        """Whether git ignores the entry `path` of a walk of `top` (its folder is not ignored, or the
+        walk would not be there) and no agent's convention keeps it out of git to load it anyway."""
+        ignores = self.exclusion.gitignore(top)
+        if ignores is None or not ignores.check_name(path, is_dir).ignored:
+            return False
+        own = self._type_of(path) if is_dir else None
+        container = self.enclosing_container(os.path.dirname(path))
+        above = self._type_of(container) if container else None
+        if (own is not None and own.gitignored) or (above is not None and above.gitignored):
+            return False
+        if is_dir:
+            return True
+        rel = os.path.relpath(path, container or top).replace(os.sep, "/")
+        kind = kind_of(rel, above)
+        return not (kind is not None and kind.gitignored(rel))
+
+    def _type_of(self, directory: str) -> ContainerType | None:
+        """The container type `directory` is: by where it is, a configured glob, or its marker file."""
+        found = self.placed(directory) or self.container_paths.get(directory)
+        return found or next(
+            (each for marker, each in _MARKERS.items() if os.path.lexists(os.path.join(directory, marker))), None
+        )
 
     def _visit_link(self, entry: os.DirEntry, ancestors: tuple, root: str) -> tuple | None:
         try:
@@ -159,7 +179,7 @@ class _Walk:
                 return None  # its files are walked under their real names: no topic twice
             return entry.path, ancestors + (key,), True
         if stat.S_ISREG(info.st_mode):
-            self._add_file(entry.path)
+            self.add_file(entry.path)
         return None
 
     def placed(self, directory: str) -> ContainerType | None:
@@ -172,7 +192,8 @@ class _Walk:
     def enclosing_container(self, directory: str) -> str | None:
         """The nearest container at or above `directory`, for files and subtrees passed alone."""
         for current in upwards(directory):
-            if any(holds_marker(current, marker) for marker in _MARKERS) or self.placed(current):
+            marked = current in self.marker_dirs or any(holds_marker(current, m) for m in _MARKERS)
+            if marked or self.placed(current):
                 return current
         return None
 
@@ -195,17 +216,21 @@ class _Walk:
             self._marked_by(directory, entry.name)
             self.unfollowed_marker[directory] = reason
 
-    def add_given(self, path: str) -> None:
-        """A file named on the command line outside every container, unless excluded or not a
-        regular file (a symlink is judged where it stands, and never read through)."""
+    def add_given(self, path: str, named: bool = True) -> None:
+        """A file named on the command line (`named`: linted even where `exclude` matches it, as
+        ruff does), or read with one as its context (a companion: not when excluded); nothing
+        when it is not a regular file (a symlink is judged where it stands, never read through)."""
         try:
             regular = stat.S_ISREG(os.lstat(path).st_mode)
         except OSError:  # gone since it was named: nothing to lint
             return
-        if regular and not self._excluded(path, os.path.basename(path)):
-            self._add_file(path)
+        if regular and (named or not self.exclusion.skips(path, os.path.basename(path))):
+            self.add_file(path)
 
-    def _add_file(self, path: str) -> None:
+    def add_file(self, path: str) -> None:
+        if path in self.added:
+            return
+        self.added.add(path)
         directory, name = os.path.split(path)
         self.files.setdefault(directory, []).append(name)
         if name in _MARKERS and _MARKERS[name].confirms(directory):
@@ -258,40 +283,29 @@ class _Pending:
         heappush(self.linked, directory)
 
 
-class _Matcher:
-    """Root-relative globs (wcmatch: globstar, braces, dotfiles), imported only when configured."""
-
-    def __init__(self, patterns: list[str], root: str) -> None:
-        self.patterns = patterns
-        self.root = root
-        self._match = None
-        if patterns:
-            from wcmatch import glob
-
-            flags = glob_flags() | glob.NEGATE
-            self._match = lambda rel: glob.globmatch(rel, patterns, flags=flags)
-
-    def matches(self, path: str) -> bool:
-        if self._match is None:
-            return False
-        rel = os.path.relpath(path, self.root).replace(os.sep, "/")
-        return bool(self._match(rel) or self._match(rel + "/") or self._match(os.path.basename(path)))
-
-
 def placed(directory: str, settings: Settings) -> ContainerType | None:
     """The container type `directory` is by where it is or by a configured glob, as the walk judges it."""
     return _Walk(settings).placed(directory)
 
 
-def discover(paths: list[str], settings: Settings) -> Tree:
-    """Walk directories, find the containers, and classify every file through the kind registry."""
+def discover(paths: list[str], settings: Settings, given: dict[str, tuple[bytes, int]] | None = None) -> Tree:
+    """Walk directories, find the containers, and classify every file through the kind registry.
+    `given` maps named files (absolute) to their bytes and size read from elsewhere (standard
+    input, `Document.take`): such a file need not exist, and is filed where it would be, with the
+    tree around it from disk."""
+    given = given or {}
     walk = _Walk(settings)
     focus: set[str] = set()
     explicit_files: list[str] = []
     roots: list[str] = []
-    for given in paths:
-        path = os.path.abspath(given)
-        _refuse_special(path, given)
+    excluded: list[str] = []
+    for named in paths:
+        path = os.path.abspath(named)
+        if path not in given:
+            _refuse_special(path, named)
+        if walk.exclusion.forced(path):
+            excluded.append(path)
+            continue
         # A symlink is judged where it stands, like a file (pre-commit passes links as files):
         # walking through a link to a directory would lint what lies behind it under its name.
         if os.path.isdir(path) and not os.path.islink(path):
@@ -303,15 +317,20 @@ def discover(paths: list[str], settings: Settings) -> Tree:
             focus.add(path)
         else:
             explicit_files.append(path)
+            if path in given:
+                walk.add_file(path)  # filed by its name, on disk or not; a marker makes its folder a container
             context = walk.enclosing_container(os.path.dirname(path))
             if context:  # its container is walked, for the context its rules need
                 placed = walk.placed(context)
                 for container in [context, *(placed.companions(context) if placed else ())]:
                     walk.walk(container, container)
+                if _no_link_between(context, os.path.dirname(path)):  # else the walk judged it by its real name
+                    walk.add_given(path)  # the walk left it out if excluded: named, it is linted
             else:  # a file in no container: the kinds that need none may still claim it
                 kind = kind_of(path.replace(os.sep, "/"), None)
-                for file in [path, *(kind.companions(path) if kind else ())]:
-                    walk.add_given(file)
+                walk.add_given(path)
+                for file in kind.companions(path) if kind else ():
+                    walk.add_given(file, named=False)
     if settings.options["user-rules"]:
         for home in AGENT_HOMES:  # user-level rules dirs, linted as if named
             rules_dir = os.path.join(os.path.expanduser("~"), home, "rules")
@@ -321,10 +340,20 @@ def discover(paths: list[str], settings: Settings) -> Tree:
     tree = Tree(os.path.commonpath(roots) if roots else os.getcwd(), settings.options)
     tree.links = walk.links
     tree.roots = roots
+    tree.excluded = excluded
     _build(tree, walk, settings)
+    for document in tree.documents:
+        if document.path in given:
+            document.take(*given[document.path])
     if explicit_files or _context_outside(tree, focus):
         tree.focus = _focus_set(tree, focus, explicit_files)
     return tree
+
+
+def _no_link_between(container: str, folder: str) -> bool:
+    """Whether `folder`, at or below `container`, is reached from it without a symlink."""
+    real = os.path.realpath(container)
+    return os.path.realpath(folder) == os.path.normpath(os.path.join(real, os.path.relpath(folder, container)))
 
 
 _SPECIAL = {

@@ -152,6 +152,7 @@ AI_MEMORY_DIR = ContainerType(
     setting=None,
     located=_located,
     make=AiMemoryDir,
+    gitignored=True,  # the skill's own `.gitignore` lines keep its dated logs out of git (GIT001)
     about=f"An `{DIR_NAME}/` directory holds {PROJECT_MEMORY_NAME}, {HANDOFF_NAME} and YYYYMMDD/ folders of "
     "daily.md, topics.md and session_memory_*.jsonl.",
 )

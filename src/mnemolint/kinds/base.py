@@ -81,7 +81,9 @@ class ContainerType:
     (the rules dirs beside a rules dir), walked too when a file in it is named alone.
     `confirms(directory)`: whether a directory holding the marker as a regular file is this
     container by what the marker holds (another tool's file may carry the same name); a marker
-    that is a link is judged by its name, so the LNK rules still meet it."""
+    that is a link is judged by its name, so the LNK rules still meet it.
+    `gitignored`: its convention keeps (some of) its files out of git and the agent loads them all
+    the same (an `.ai-memory/`'s dated logs), so discovery walks it where a `.gitignore` ignores them."""
 
     __slots__ = (
         "name",
@@ -94,6 +96,7 @@ class ContainerType:
         "shared_by_link",
         "companions",
         "confirms",
+        "gitignored",
     )
 
     def __init__(
@@ -109,6 +112,7 @@ class ContainerType:
         shared_by_link: bool = False,
         companions: Callable[[str], list[str]] = lambda path: [],
         confirms: Callable[[str], bool] = lambda path: True,
+        gitignored: bool = False,
     ) -> None:
         self.name = name
         self.marker = marker
@@ -120,6 +124,7 @@ class ContainerType:
         self.shared_by_link = shared_by_link
         self.companions = companions
         self.confirms = confirms
+        self.gitignored = gitignored
 
     def __repr__(self) -> str:
         return f"<ContainerType {self.name}>"
@@ -143,6 +148,8 @@ class Kind:
     `AGENTS.md`), read too when the file is named alone (as pre-commit names changed files).
     `instructions`: the agent loads the file whole into its context as instructions (an
     `AGENTS.md`, a rule file), so what it imports and how large it is with them matters.
+    `gitignored(rel)`: the agent's convention keeps the file at `rel` out of git and the agent
+    loads it all the same (`CLAUDE.local.md`), so discovery lints it where a `.gitignore` ignores it.
     """
 
     __slots__ = (
@@ -158,6 +165,7 @@ class Kind:
         "reader",
         "companions",
         "instructions",
+        "gitignored",
     )
 
     def __init__(
@@ -175,6 +183,7 @@ class Kind:
         reader: Callable[[Document], Agent],
         companions: Callable[[str], list[str]] = lambda path: [],
         instructions: bool = False,
+        gitignored: Callable[[str], bool] = lambda rel: False,
     ) -> None:
         self.name = name
         self.container = container
@@ -188,6 +197,7 @@ class Kind:
         self.reader = reader
         self.companions = companions
         self.instructions = instructions
+        self.gitignored = gitignored
 
     def __repr__(self) -> str:
         return f"<Kind {self.name}>"

@@ -65,6 +65,8 @@ INSTRUCTION_FILE = Kind(
     reader=_reader,
     companions=_companions,
     instructions=True,
+    # Claude Code's personal file of a folder, meant for no one else's clone: ignored by git, loaded.
+    gitignored=lambda rel: rel.rpartition("/")[2] == CLAUDE_LOCAL_MD,
 )
 
 

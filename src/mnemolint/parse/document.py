@@ -162,6 +162,20 @@ class Document:
         except OSError as error:
             self.read_error = error.strerror or str(error)
             return
+        self._decode(data)
+
+    def take(self, data: bytes, size: int) -> None:
+        """Take `data` as the file's bytes instead of reading it (standard input standing for the
+        file), judged as a read is: of `size` bytes over `max-file-bytes` it is too large (`data`
+        is then its first bytes only), and never decoded."""
+        self._loaded = True
+        if size > self.options["max-file-bytes"]:
+            self._too_large, self._size = True, size
+            return
+        self._decode(data)
+
+    def _decode(self, data: bytes) -> None:
+        """What the file's bytes are: binary (a NUL), or text, decoded once (a bad byte is marked)."""
         self._size = len(data)
         if b"\x00" in data:
             self.binary = True

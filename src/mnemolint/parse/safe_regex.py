@@ -31,11 +31,11 @@ class TooComplex(ValueError):
     """An expression mnemolint does not match: too large, or of a form pathspec does not write."""
 
 
-def costly(regex: re.Pattern) -> bool:
-    """Whether the engine may backtrack too long on `regex`: more than `CHEAP_QUANTIFIERS` `*`
-    and `+` repeats (counted on the source, escaped ones left out: pathspec repeats only `[^/]`
-    and `.`, so the count never falls short)."""
-    source = regex.pattern
+def costly(regex: re.Pattern | str) -> bool:
+    """Whether the engine may backtrack too long on `regex` (or its source): more than
+    `CHEAP_QUANTIFIERS` `*` and `+` repeats (counted on the source, escaped ones left out: pathspec
+    repeats only `[^/]` and `.`, so the count never falls short)."""
+    source = regex if isinstance(regex, str) else regex.pattern
     repeats = source.count("*") + source.count("+") - source.count("\\*") - source.count("\\+")
     return repeats > CHEAP_QUANTIFIERS
 
@@ -63,15 +63,20 @@ class Budget:
 
 
 class Found:
-    """A match: the named groups that took part (`groupdict`, each `"/"`-like text or None)."""
+    """A match: the named groups that took part (`groupdict`, each `"/"`-like text or None) and
+    where each ends (`end`, -1 for one that took no part), as `re.Match` says them."""
 
-    __slots__ = ("_groups",)
+    __slots__ = ("_groups", "_ends")
 
-    def __init__(self, groups: dict[str, str | None]) -> None:
+    def __init__(self, groups: dict[str, str | None], ends: dict[str, int]) -> None:
         self._groups = groups
+        self._ends = ends
 
     def groupdict(self) -> dict[str, str | None]:
         return dict(self._groups)
+
+    def end(self, name: str) -> int:
+        return self._ends.get(name, -1) if self._groups.get(name) is not None else -1
 
 
 class SafeRegex:
@@ -141,7 +146,8 @@ class SafeRegex:
     def _found(self, text: str, marks: frozenset) -> Found:
         starts = {name: position for name, edge, position in marks if edge == "open"}
         ends = {name: position for name, edge, position in marks if edge == "close"}
-        return Found({name: text[starts[name] : ends[name]] if name in ends else None for name in self._names})
+        groups = {name: text[starts[name] : ends[name]] if name in ends else None for name in self._names}
+        return Found(groups, ends)
 
     def _emit(self, items: list, program: list[tuple]) -> None:
         for item in items:
