@@ -68,7 +68,7 @@ def test_show_files_is_what_check_lints(project: Path) -> None:
 
 
 def settings_shown(*args: str, cwd: Path) -> tuple[str, dict]:
-    process = run_cli("check", "--show-settings", *args, cwd=cwd)
+    process = run_cli("check", "--show-settings", *args, cwd=cwd, preview=False)
     assert process.returncode == 0, process.stderr
     return process.stdout, tomllib.loads(process.stdout)
 

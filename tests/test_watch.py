@@ -36,7 +36,7 @@ class Watcher:
     def __init__(self, root: Path, *args: str, stdout: int | None = subprocess.PIPE) -> None:
         env = {key: value for key, value in os.environ.items() if key != "GITHUB_ACTIONS"}
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "mnemolint", "check", "--watch", *args],
+            [sys.executable, "-m", "mnemolint", "check", "--watch", "--preview", *args],
             cwd=root,
             env={**env, "NO_COLOR": "1"},
             stdout=stdout,
