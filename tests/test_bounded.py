@@ -381,3 +381,13 @@ def test_a_run_with_a_worker_still_finds_everything(tmp_path: Path) -> None:
     assert with_ctypes.stdout == without.stdout
     summary = "Found 4,800 findings (0 errors, 4,800 warnings, 0 infos) in 1,601 memory files.\n"
     assert with_ctypes.stdout.endswith(summary)
+
+
+def test_an_index_head_is_judged_once_however_many_of_its_topics_are_named(tmp_path: Path) -> None:
+    """Whether a folder holding `MEMORY.md` is a memory dir is read from the index's head: once per
+    run, not once per topic pre-commit names (300 here), even when that head is 64 KiB of blank lines."""
+    files = {"memory/MEMORY.md": "\n" * 65_536, **{f"memory/t{n}.md": TOPIC.format(n) for n in range(300)}}
+    write_tree(tmp_path, files)
+    named = [tmp_path / "memory" / f"t{n}.md" for n in range(300)]
+    _, seconds = timed(run_lint, tmp_path, named)
+    assert seconds < 10, f"{seconds:.1f} s for 300 topics named alone"

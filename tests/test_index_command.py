@@ -203,3 +203,28 @@ def test_a_whole_file_memory_of_another_agent_is_no_index_even_in_a_memory_folde
     assert json.loads(result.stdout) == [], result.stdout
     indexed = tree({"notes/memory/MEMORY.md": "- [A](a.md) — a\n§\n", "notes/memory/a.md": "# A\n"})
     assert run_cli("index", "notes/memory", cwd=indexed).returncode == 0  # an entry line: an index still
+
+
+def test_a_checkout_inside_an_agent_folder_still_judges_its_root_memory_md_by_content(tree) -> None:
+    """Agents run sessions in checkouts under `.claude/worktrees/` or `.wave/worktrees/`: the
+    folder names above the linted tree do not make its prose `MEMORY.md` an index."""
+    root = tree({".claude/worktrees/fix-1/MEMORY.md": SESSION_LOG, ".claude/worktrees/fix-1/DEPLOY.md": "# Deploy\n"})
+    checkout = root / ".claude/worktrees/fix-1"
+    import subprocess
+
+    subprocess.run(["git", "init", "-q"], cwd=checkout, check=True)
+    result = run_cli("check", "--output-format", "json", ".", cwd=checkout)
+    import json
+
+    assert json.loads(result.stdout) == [], result.stdout
+
+
+def test_a_linked_memory_md_makes_its_folder_a_memory_dir_by_its_name(tree) -> None:
+    """A `MEMORY.md` that is a symlink is judged by its name, never by what it points at: the
+    folder stays a memory dir, so the link in it is reported (LNK001), whatever the target holds."""
+    root = tree({"notes/log.md": SESSION_LOG, "memory/a.md": "---\nname: A\ndescription: a\ntype: user\n---\n"})
+    (root / "memory" / "MEMORY.md").symlink_to("../notes/log.md")
+    result = run_cli("check", "--output-format", "json", "--select", "LNK001", ".", cwd=root)
+    import json
+
+    assert [(f["code"], f["path"]) for f in json.loads(result.stdout)] == [("LNK001", "memory/MEMORY.md")]

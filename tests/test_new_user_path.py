@@ -92,38 +92,43 @@ def example(clone: Path, tmp_path: Path) -> Path:
     return target
 
 
-def findings(mnemolint: Path, cwd: Path, *paths: str) -> list[dict]:
-    return json.loads(run(mnemolint, "check", *paths, "--output-format", "json", cwd=cwd, code=1).stdout)
+def findings(mnemolint: Path, cwd: Path, *args: str) -> list[dict]:
+    return json.loads(run(mnemolint, "check", *args, "--output-format", "json", cwd=cwd, code=1).stdout)
 
 
 def test_install_from_the_clone_and_check_the_example(clone: Path, venv: Path) -> None:
-    """The README's first command: it installs mnemolint (not this checkout's source) and exits 1."""
+    """The README's first command (every rule, `--preview`): it installs mnemolint (not this
+    checkout's source) and exits 1; the default rules alone find a part of the same."""
     where = run(venv / "bin" / "python", "-c", "import mnemolint; print(mnemolint.__file__)", cwd=clone.parent)
     assert Path(where.stdout.strip()).is_relative_to(venv)
-    result = run(venv / "bin" / "mnemolint", "check", "docs/example-repo", cwd=clone, code=1)
+    assert "mnemolint check --preview docs/example-repo" in (clone / "README.md").read_text(encoding="utf-8")
+    result = run(venv / "bin" / "mnemolint", "check", "--preview", "docs/example-repo", cwd=clone, code=1)
     assert result.stderr == ""
-    count = len(findings(venv / "bin" / "mnemolint", clone, "docs/example-repo"))
+    count = len(findings(venv / "bin" / "mnemolint", clone, "--preview", "docs/example-repo"))
     assert re.fullmatch(rf"Found {count:,} findings \(.*\) in [\d,]+ memory files\.", result.stdout.splitlines()[-1])
+    default = findings(venv / "bin" / "mnemolint", clone, "docs/example-repo")
+    assert 0 < len(default) < count
     assert run(venv / "bin" / "mnemolint", "rule", "index-over-load-limit", cwd=clone).stdout.startswith("---\n")
 
 
 def test_fix_the_example_then_only_what_needs_a_person_remains(venv: Path, example: Path) -> None:
     mnemolint = venv / "bin" / "mnemolint"
-    before = findings(mnemolint, example)
+    before = findings(mnemolint, example, "--preview")
     fixable = sum(1 for finding in before if finding["fix"] and finding["fix"]["applicability"] == "safe")
-    fixed = run(mnemolint, "check", "--fix", cwd=example, code=1)
+    fixed = run(mnemolint, "check", "--preview", "--fix", cwd=example, code=1)
     done, left = re.fullmatch(r"([\d,]+) fixed, ([\d,]+) remaining\.", fixed.stdout.splitlines()[-1]).groups()
     assert int(done) >= fixable > 0 and int(left) < len(before)
-    again = run(mnemolint, "check", "--fix", cwd=example, code=1)
+    again = run(mnemolint, "check", "--preview", "--fix", cwd=example, code=1)
     assert again.stdout.splitlines()[-1] == f"0 fixed, {left} remaining."  # a second run has nothing left to do
-    assert len(findings(mnemolint, example)) == int(left)
+    assert len(findings(mnemolint, example, "--preview")) == int(left)
 
 
 def test_pre_commit_blocks_a_bad_memory_and_the_fix_hook_repairs_it(
     clone: Path, venv: Path, wheelhouse: Path, tmp_path: Path
 ) -> None:
     """The shipped example config pointed at the clone (a pinned commit, as the docs advise),
-    `pre-commit install`, a commit blocked by an orphan topic, `try-repo` of the fix hook, a commit that passes."""
+    `pre-commit install`: with the default rules a broken index entry blocks a commit; with
+    `preview = true` an orphan topic does too, `try-repo` of the fix hook repairs it, and the commit passes."""
     repo = write_tree(tmp_path / "project", {"memory/MEMORY.md": "- [Build](build.md) — Build notes\n"})
     write_tree(repo, {"memory/build.md": TOPIC.format("Build")})
     config = yaml.safe_load((clone / "hooks" / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
@@ -141,6 +146,13 @@ def test_pre_commit_blocks_a_bad_memory_and_the_fix_hook_repairs_it(
     run("git", "add", "-A", cwd=repo)
     run("git", "commit", "-q", "-m", "memory", cwd=repo, env=offline)  # clean: the hook passes
 
+    index = (repo / "memory/MEMORY.md").read_text(encoding="utf-8")
+    write_tree(repo, {"memory/MEMORY.md": index + "- [Gone](gone.md) — Gone notes\n"})
+    run("git", "add", "-A", cwd=repo)
+    broken = run("git", "commit", "-q", "-m", "gone", cwd=repo, env=offline, code=1)
+    assert "memory/MEMORY.md:2:3: MEM104 " in broken.stdout + broken.stderr  # a default rule
+
+    write_tree(repo, {"memory/MEMORY.md": index, ".mnemolint.toml": "preview = true\n"})
     write_tree(repo, {"memory/oncall.md": TOPIC.format("Oncall")})
     run("git", "add", "-A", cwd=repo)
     blocked = run("git", "commit", "-q", "-m", "oncall", cwd=repo, env=offline, code=1)
@@ -169,7 +181,8 @@ def test_pre_commit_blocks_a_bad_memory_and_the_fix_hook_repairs_it(
 def test_the_ci_forms(venv: Path, example: Path, validator) -> None:  # noqa: F811 - the fixture
     """What docs/ci.md runs: a SARIF file for code scanning, annotations in a GitHub Actions job."""
     mnemolint = venv / "bin" / "mnemolint"
-    count = len(findings(mnemolint, example))
+    count = len(findings(mnemolint, example))  # the default rules, as docs/ci.md runs them
+    assert count > 0
     written = run(
         mnemolint, "check", "--output-format", "sarif", "--output-file", "mnemolint.sarif", cwd=example, code=1
     )

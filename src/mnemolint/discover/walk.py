@@ -2,8 +2,10 @@
 
 One `os.scandir` walk. Every symlink met is recorded; a linked directory is entered only when it
 resolves inside the root and is not one of the directories already on the walk's path (device
-and inode), so a loop ends the descent instead of the run. Files are not read here: `Document`
-reads lazily, so a single changed topic file costs one walk of its memory dir, not a parse of it.
+and inode), so a loop ends the descent instead of the run. Files are not read here, but for the
+head of a container's marker file where its type judges it by content (`ContainerType.confirms`,
+once per directory): `Document` reads lazily, so a single changed topic file costs one walk of its
+memory dir, not a parse of it.
 
 Nothing here knows a kind: containers are recognised by `kinds.registry.CONTAINERS` (a marker
 file, a location, a configured glob) and files by `kinds.registry.kind_of`. Every file that is not excluded is
@@ -39,6 +41,7 @@ class _Walk:
         self.unfollowed_marker: dict[str, str] = {}
         self.container_paths: dict[str, ContainerType] = {}
         self.marker_dirs: set[str] = set()  # directories holding a marker file, followed or not
+        self._holds: dict[tuple[str, str], bool] = {}  # (directory, marker): `holds_marker`, asked once
         self.links: list[LinkRecord] = []
         self.unreadable: list[tuple[str, str]] = []
         self.seen_dirs: set[str] = set()
@@ -136,9 +139,7 @@ class _Walk:
     def _type_of(self, directory: str) -> ContainerType | None:
         """The container type `directory` is: by where it is, a configured glob, or its marker file."""
         found = self.placed(directory) or self.container_paths.get(directory)
-        return found or next(
-            (each for marker, each in _MARKERS.items() if os.path.lexists(os.path.join(directory, marker))), None
-        )
+        return found or next((each for marker, each in _MARKERS.items() if self.holds(directory, marker)), None)
 
     def _visit_link(self, entry: os.DirEntry, ancestors: tuple, root: str) -> tuple | None:
         try:
@@ -192,7 +193,7 @@ class _Walk:
     def enclosing_container(self, directory: str) -> str | None:
         """The nearest container at or above `directory`, for files and subtrees passed alone."""
         for current in upwards(directory):
-            marked = current in self.marker_dirs or any(holds_marker(current, m) for m in _MARKERS)
+            marked = current in self.marker_dirs or any(self.holds(current, m) for m in _MARKERS)
             if marked or self.placed(current):
                 return current
         return None
@@ -233,8 +234,16 @@ class _Walk:
         self.added.add(path)
         directory, name = os.path.split(path)
         self.files.setdefault(directory, []).append(name)
-        if name in _MARKERS and _MARKERS[name].confirms(directory):
+        if name in _MARKERS and self.holds(directory, name):
             self._marked_by(directory, name)
+
+    def holds(self, directory: str, marker: str) -> bool:
+        """`holds_marker`, asked once per directory in a run: every file named alone in a memory dir
+        (as pre-commit names them) asks it of the same folders."""
+        key = (directory, marker)
+        if key not in self._holds:
+            self._holds[key] = holds_marker(directory, marker)
+        return self._holds[key]
 
     def _marked_by(self, directory: str, marker: str) -> None:
         """`directory` holds a container's marker file: it is that container, under any name."""
@@ -243,8 +252,9 @@ class _Walk:
 
 
 def holds_marker(directory: str, marker: str) -> bool:
-    """Whether `directory` holds `marker` and is its container: a link by its name, a file by
-    what its container type reads in it (`ContainerType.confirms`)."""
+    """Whether `directory` holds `marker` and is its container: a regular file by what its
+    container type reads in it (`ContainerType.confirms`), anything else standing at that name (a
+    link, followed or not, a FIFO) by the name alone, never read."""
     path = os.path.join(directory, marker)
     try:
         regular = stat.S_ISREG(os.lstat(path).st_mode)

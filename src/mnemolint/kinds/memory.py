@@ -22,6 +22,7 @@ from mnemolint.patterns import Lazy
 INDEX_NAME = "MEMORY.md"
 NOT_TOPICS = ("README.md", "AGENTS.md", "CLAUDE.md")  # instruction files beside the topics
 ENTRY_SEPARATOR = "§"  # Hermes Agent's line between the entries of its whole-file memory
+HEAD_LINES = 1_000  # of a `MEMORY.md`'s first 64 KiB, what judges it: five times what an agent loads
 PROSE_MIN_LINES = 8  # a `MEMORY.md` outside an agent's layout with this much prose may be no index
 SECONDARY_MIN_ENTRIES = 3  # fewer entries than this make a list of links in a memory, not an index
 _INDEX_NAMED = Lazy(r"(?i)(?:memory[-_.].*|.*index.*)\.md\Z")  # `MEMORY-archive.md`, `INDEX-old.md`
@@ -321,23 +322,24 @@ def _located(directory: str) -> bool:
 
 
 def _holds_an_index(directory: str) -> bool:
-    """Whether a directory holding `MEMORY.md` is a memory dir. Where it stands says so for an
-    agent's layout (a `memory/` folder, anything under `.claude/` or `.wave/`); elsewhere the file
-    must read as an index: in its first 64 KiB at least one entry line for every four lines of
-    prose, or fewer than `PROSE_MIN_LINES` lines of prose (a new index, a note to fill in). A
-    workspace's long-term memory written as prose (a session log called `MEMORY.md` at a
-    project's root) is no index, and the files beside it are no topics;
-    nor, wherever it stands, is another agent's memory kept whole in a `MEMORY.md` with no entry
-    line, such as Hermes Agent's, whose entries are separated by lines of `§`."""
-    parts = directory.rstrip(os.sep).split(os.sep)
+    """Whether a directory holding a regular `MEMORY.md` is a memory dir. Another agent's memory
+    kept whole in a `MEMORY.md` with no entry line is none wherever it stands (Hermes Agent's,
+    whose entries are separated by lines of `§`). Otherwise where it stands says so for an agent's
+    layout (a `memory/` folder, a folder right under `.claude/` or `.wave/`, an agent's
+    `agent-memory/<name>/`); elsewhere the file must read as an index: in its first
+    `HEAD_LINES` lines at least one entry line for every four lines of prose, or fewer than
+    `PROSE_MIN_LINES` lines of prose (a new index, a note to fill in). A workspace's long-term
+    memory written as prose (a session log called `MEMORY.md` at a project's root) is no index,
+    and the files beside it are no topics."""
     text = head(os.path.join(directory, INDEX_NAME))
-    if text is None:  # not readable as a file: the rules that read it say why
+    if text is None:  # refused (a dangerous link, not a regular file): the rules that read it say why
         return True
-    lines = classify(text.splitlines(), 0)
+    lines = classify(text.splitlines()[:HEAD_LINES], 0)
     entries = sum(1 for line in lines if line.entry)
     if not entries and any(line.text.strip() == ENTRY_SEPARATOR for line in lines):
         return False
-    if parts[-1] == "memory" or any(part in AGENT_HOMES for part in parts):
+    parts = directory.rstrip(os.sep).split(os.sep)
+    if parts[-1] == "memory" or (len(parts) > 1 and (parts[-2] in AGENT_HOMES or parts[-2] == "agent-memory")):
         return True
     prose = sum(1 for line in lines if line.kind == CONTENT)
     return prose < PROSE_MIN_LINES or entries * 4 >= prose
