@@ -74,7 +74,7 @@ DIRECTIVE_PIECES = [
 
 
 def scan(line: str) -> list[tuple[str, list[str]]]:
-    return [(action, suppress._selectors(codes)) for action, codes in suppress._directives(line)]
+    return [(action, suppress._selectors(codes)) for action, codes, _, _ in suppress._directives(line)]
 
 
 @equivalent
