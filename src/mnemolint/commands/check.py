@@ -57,6 +57,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--exit-non-zero-on-fix", action="store_true", help="with --fix, exit 1 when anything was fixed"
     )
+    parser.add_argument(
+        "--add-noqa",
+        action="store_true",
+        help="add a `mnemolint-disable-line` comment for each finding (`disable-file` where a line cannot take one)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -76,6 +81,8 @@ def run(args: argparse.Namespace) -> int:
         paths = [*paths, *_auto_memory(paths, settings.options)]
     out = sys.stdout
     fixed = None
+    if args.add_noqa:
+        return _add_noqa(paths, settings, write=not args.diff)
     if args.fix or args.diff:  # the fixer, writer and generator are imported only here
         from mnemolint.fix.fixer import fix, unified_diff
 
@@ -115,6 +122,28 @@ def run(args: argparse.Namespace) -> int:
     threshold = severity_rank(settings.fail_level)
     failing = any(severity_rank(diagnostic.severity) >= threshold for diagnostic in diagnostics)
     return EXIT_FINDINGS if failing else EXIT_CLEAN
+
+
+def _add_noqa(paths: list[str], settings: Settings, write: bool) -> int:
+    """`--add-noqa` (with `--diff`: what it would add): a comment for each finding, as ruff's; exit 0."""
+    from mnemolint.fix import add_suppressions
+    from mnemolint.fix.fixer import fix, unified_diff
+    from mnemolint.parse.textutil import plural
+
+    outcome = fix(paths, settings, write=write, plan=add_suppressions.plan)
+    if not write:
+        sys.stdout.write(unified_diff(outcome.changes))
+    files = plural(len(outcome.changes), "file")
+    said = "Would silence" if not write else "Silenced"
+    print(f"{said} {plural(len(outcome.fixed), 'finding')} with suppression comments in {files}.", file=sys.stderr)
+    if outcome.diagnostics:
+        print(
+            f"{plural(len(outcome.diagnostics), 'finding')} left: in a file that takes no comment or is not "
+            "readable text, or SUP001's, which `--fix` removes. `mnemolint check` lists them; `per-file-ignores` "
+            "or `--baseline` can hold them.",
+            file=sys.stderr,
+        )
+    return EXIT_CLEAN
 
 
 def _warn_unpreviewed(settings: Settings) -> None:
