@@ -57,6 +57,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--exit-non-zero-on-fix", action="store_true", help="with --fix, exit 1 when anything was fixed"
     )
+    baseline = parser.add_mutually_exclusive_group()
+    baseline.add_argument("--baseline", metavar="FILE", help="report only the findings not recorded in this baseline")
+    baseline.add_argument(
+        "--write-baseline", metavar="FILE", help="record the findings there are in a baseline file, and exit 0"
+    )
     parser.add_argument(
         "--add-noqa",
         action="store_true",
@@ -94,6 +99,11 @@ def run(args: argparse.Namespace) -> int:
         result = lint(paths, settings, cache=not args.no_cache)
         diagnostics = result.diagnostics
     files = _count_linted(result, diagnostics, paths, args.quiet)
+    keys = None
+    if args.write_baseline:
+        return _write_baseline(args.write_baseline, diagnostics)
+    if args.baseline:
+        diagnostics, keys = _compare_baseline(args, result, diagnostics)
     if args.diff:
         out.write(unified_diff(outcome.changes))
         print(f"{fixed:,} would be fixed, {len(diagnostics):,} would remain.", file=sys.stderr)
@@ -110,6 +120,7 @@ def run(args: argparse.Namespace) -> int:
             successful=not result.errors,
             settings=settings.options,
         )
+        options.fingerprints = keys
         writer(args.output_format)(diagnostics, out, options)
     if fixed is not None and not args.quiet:
         summary = out if args.output_format == "text" and not args.statistics else sys.stderr
@@ -122,6 +133,33 @@ def run(args: argparse.Namespace) -> int:
     threshold = severity_rank(settings.fail_level)
     failing = any(severity_rank(diagnostic.severity) >= threshold for diagnostic in diagnostics)
     return EXIT_FINDINGS if failing else EXIT_CLEAN
+
+
+def _write_baseline(path: str, diagnostics: list[Diagnostic]) -> int:
+    from mnemolint import baseline
+    from mnemolint.parse.textutil import plural
+
+    print(f"Recorded {plural(baseline.write(path, diagnostics), 'finding')} in the baseline {path}.", file=sys.stderr)
+    return EXIT_CLEAN
+
+
+def _compare_baseline(
+    args: argparse.Namespace, result: Result, diagnostics: list[Diagnostic]
+) -> tuple[list[Diagnostic], dict[int, str]]:
+    """The findings not in `--baseline`, and every finding's key; what it hid is said on stderr."""
+    from mnemolint import baseline
+    from mnemolint.parse.textutil import plural
+
+    linted = {document.path for document in result.tree.documents if result.tree.in_focus(document.path)}
+    compared = baseline.compare(args.baseline, diagnostics, linted)
+    if not args.quiet and (compared.hidden or compared.gone):
+        gone = f"; {plural(compared.gone, 'recorded finding')} no longer found (--write-baseline records what is left)"
+        print(
+            f"mnemolint: {plural(compared.hidden, 'finding')} in the baseline {args.baseline} not shown"
+            + (gone if compared.gone else ""),
+            file=sys.stderr,
+        )
+    return compared.new, compared.keys
 
 
 def _add_noqa(paths: list[str], settings: Settings, write: bool) -> int:

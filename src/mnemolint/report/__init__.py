@@ -29,9 +29,11 @@ FORMATS = ("text", "json", "sarif", "github")
 
 class ReportOptions:
     """`successful` is False when a rule failed with an internal error (SARIF's executionSuccessful);
-    `settings` are the options in force, which the rule descriptions state (empty: the defaults)."""
+    `settings` are the options in force, which the rule descriptions state (empty: the defaults);
+    `fingerprints`, each finding's key (by `id`) when `--baseline` left out some (baseline.py):
+    SARIF's are counted over every finding, shown or not."""
 
-    __slots__ = ("color", "quiet", "files", "successful", "settings")
+    __slots__ = ("color", "quiet", "files", "successful", "settings", "fingerprints")
 
     def __init__(
         self,
@@ -46,6 +48,7 @@ class ReportOptions:
         self.files = files
         self.successful = successful
         self.settings = settings or {}
+        self.fingerprints: dict[int, str] | None = None
 
 
 def display_path(path: str) -> str:
