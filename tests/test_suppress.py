@@ -237,3 +237,15 @@ def test_a_megabyte_of_unused_comments_is_judged_and_fixed_in_bounded_time(tmp_p
     # every comment is dead: the first range of MEM103 never closes, so each later `disable MEM103`
     # repeats it, and no line is too long; each line keeps its text alone
     assert result.stdout.splitlines().count("+x") == 14_000
+
+
+def test_a_megabyte_of_ranges_each_ended_by_a_bare_enable_is_judged_in_bounded_time(tmp_path: Path) -> None:
+    """Each bare `enable` asks which ranges it ends: once per document, not once per comment."""
+    lines = ["<!-- mnemolint-disable MEM103 --><!-- mnemolint-enable -->"] * 19_000
+    memory(tmp_path, "- [Build](build.md) — b\n" + "\n".join(lines) + "\n")
+    assert (tmp_path / "memory/MEMORY.md").stat().st_size > 1_000_000
+    start = time.monotonic()
+    found = [d for d in run_lint(tmp_path, select=["MEM103", "SUP"], preview=True) if d.code == "SUP001"]
+    assert time.monotonic() - start < 20
+    assert len(found) == 19_000
+    assert {len(d.fix.edits) for d in found} == {1}  # the line goes: both comments were all it held

@@ -3,8 +3,10 @@ on a real memory dir through the CLI; a second run changes nothing."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
+import pytest
 from conftest import run_cli, write_tree
 
 LONG = "- [Build](build.md) — " + "how to build, " * 12  # MEM103, and it ends with a space
@@ -77,3 +79,21 @@ def test_a_file_comment_goes_at_the_end_when_the_frontmatter_never_closes(tmp_pa
     text = (tmp_path / "memory/a.md").read_text(encoding="utf-8")
     assert text.startswith("---\nname: A\ndescription: a\n<!-- mnemolint-disable-file ")
     assert run_cli("check", "--no-cache", cwd=tmp_path).returncode == 0
+
+
+@pytest.mark.parametrize(
+    ("lines", "expected"), [(1_000, "TXT004,MEM103 -->"), (5_500, "+<!-- mnemolint-disable-file MEM103 -->")]
+)
+def test_many_findings_on_lines_with_comments_are_planned_in_bounded_time(
+    tmp_path: Path, lines: int, expected: str
+) -> None:
+    """Each line's comment is found once per file, not once per finding; a text too large for the
+    Markdown layer (over 256 KiB) cannot be told code from text, so it gets one `disable-file`."""
+    line = f"{LONG.rstrip()} <!-- mnemolint-disable-line TXT004 -->"
+    index = "\n".join([line] * lines) + "\n"
+    write_tree(tmp_path, {"memory/MEMORY.md": index, "memory/build.md": TOPIC.format("Build", "project", "b\n")})
+    start = time.monotonic()
+    shown = run_cli("check", "--no-cache", "--add-noqa", "--diff", "--select", "MEM103", cwd=tmp_path)
+    assert time.monotonic() - start < 60
+    assert shown.stderr.startswith(f"Would silence {lines:,} findings with suppression comments in 1 file.\n")
+    assert shown.stdout.count(expected) == (lines if lines < 2_000 else 1)

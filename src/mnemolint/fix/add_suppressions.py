@@ -44,9 +44,11 @@ def plan(result: Result, unsafe: bool = False) -> tuple[dict[str, tuple[str | No
     targets: dict[str, tuple[str | None, Fixes]] = {}
     for path, by_line in wanted.items():
         document = documents[path]
+        comments = _comments(document)
         fixes: Fixes = []
         for line, found in by_line.items():
-            edits = (_edit(document, line, list(dict.fromkeys(diagnostic.code for diagnostic in found))),)
+            codes = list(dict.fromkeys(diagnostic.code for diagnostic in found))
+            edits = (_edit(document, line, codes, comments.get(line)),)
             fixes += [(diagnostic, edits) for diagnostic in found]
         targets[path] = (document.text, fixes)
     return targets, []
@@ -76,11 +78,21 @@ def _plain_lines(document: Document) -> set[int]:
     return {number for number, text in enumerate(document.lines, start=1) if text.strip() and number not in code}
 
 
-def _edit(document: Document, line: int | None, codes: list[str]) -> Edit:
-    """The insertion that silences `codes` at `line` (None: the whole file): into the comment of
-    that kind already there, else a new one."""
+def _comments(document: Document) -> dict[int | None, tuple[int, int, int]]:
+    """(line, start, end) of the first comment naming codes that codes can be added to: by line
+    for `disable-line`, None for `disable-file` (the first of the file)."""
+    found: dict[int | None, tuple[int, int, int]] = {}
+    marks = document.suppressions
+    for line, start, end, action, selectors in marks.comments if marks is not None else ():
+        if selectors != (suppress.ALL,) and action in (suppress.DISABLE_LINE, suppress.DISABLE_FILE):
+            found.setdefault(line if action == suppress.DISABLE_LINE else None, (line, start, end))
+    return found
+
+
+def _edit(document: Document, line: int | None, codes: list[str], existing: tuple[int, int, int] | None) -> Edit:
+    """The insertion that silences `codes` at `line` (None: the whole file): into `existing`, the
+    comment of that kind already there, else a new one."""
     action = suppress.DISABLE_FILE if line is None else suppress.DISABLE_LINE
-    existing = _comment(document, action, line)
     if existing is not None:
         where, start, end = existing
         text = document.lines[where - 1][start:end]
@@ -92,15 +104,6 @@ def _edit(document: Document, line: int | None, codes: list[str]) -> Edit:
         at = document.line_offset(line) + len(text)
         return Edit(at, at, comment if text[-1:].isspace() else " " + comment)
     return _file_comment(document, comment)
-
-
-def _comment(document: Document, action: str, line: int | None) -> tuple[int, int, int] | None:
-    """(line, start, end) of the first comment of `action` naming codes (at `line`, if given)."""
-    marks = document.suppressions
-    for where, start, end, kind, selectors in marks.comments if marks is not None else ():
-        if kind == action and selectors != (suppress.ALL,) and (line is None or where == line):
-            return where, start, end
-    return None
 
 
 def _file_comment(document: Document, comment: str) -> Edit:

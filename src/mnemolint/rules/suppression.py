@@ -33,6 +33,9 @@ def unused_suppression(audit: Audit, options: dict) -> Iterator[Hit]:
     if marks is None:
         return
     ends = marks.ends()
+    ended: dict[int, list[suppress.Mark]] = {}  # each `enable` → the ranges it ends
+    for mark, closer in ends.items():
+        ended.setdefault(closer, []).append(mark)
     for index, (line, start, end, action, selectors) in enumerate(marks.comments):
         if action == suppress.ENABLE:
             continue
@@ -45,7 +48,7 @@ def unused_suppression(audit: Audit, options: dict) -> Iterator[Hit]:
             closer = ends.get((index, selector), -1)
             if closer >= 0:
                 closers.setdefault(closer, set()).add(selector)
-        removals = {index: set(dead), **_closer_removals(marks, ends, index, closers)}
+        removals = {index: set(dead), **_closer_removals(marks, ended, index, closers)}
         removals = {comment: codes for comment, codes in removals.items() if codes}
         yield Hit(
             _message(audit, action, dead),
@@ -65,7 +68,7 @@ def _dead(audit: Audit, comment: int, selector: str) -> bool:
 
 
 def _closer_removals(
-    marks: suppress.Suppressions, ends: dict[suppress.Mark, int], opener: int, closers: dict[int, set[str]]
+    marks: suppress.Suppressions, ended: dict[int, list[suppress.Mark]], opener: int, closers: dict[int, set[str]]
 ) -> dict[int, set[str]]:
     """What goes of each `enable` that ends a dead range: the codes it names, or, when it names
     none (it ends every open range), the whole comment only if every range it ends is dead."""
@@ -74,7 +77,7 @@ def _closer_removals(
         named = marks.comments[closer][4]
         if named != (ALL,):
             removals[closer] = {selector for selector in selectors if selector in named}
-        elif all(mark[0] == opener and mark[1] in selectors for mark, end in ends.items() if end == closer):
+        elif all(mark[0] == opener and mark[1] in selectors for mark in ended[closer]):
             removals[closer] = {ALL}
     return removals
 
