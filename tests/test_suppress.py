@@ -7,9 +7,6 @@ import time
 from pathlib import Path
 
 from conftest import run_cli, run_lint, write_tree
-from hypothesis import given
-from hypothesis import strategies as st
-from test_bounded import equivalent, scan
 
 from mnemolint.parse import suppress
 
@@ -39,49 +36,6 @@ def test_disable_line_silences_its_own_line_only(tmp_path: Path) -> None:
 def test_disable_line_takes_prefixes_and_several_codes(tmp_path: Path) -> None:
     memory(tmp_path, f"{LONG} <!-- mnemolint-disable-line TXT004, MEM1 -->\n")
     assert found(tmp_path, "MEM103") == []
-
-
-def covered_with_lines(lines: list[str], code: str, line: int | None) -> bool:
-    """The replay of tests/test_bounded.py, plus `disable-line`: a range covers every line on which
-    its selector was open, a `disable-line` its own line."""
-    open_now: set[str] = set()
-    file_wide: set[str] = set()
-    covered: set[tuple[str, int]] = set()
-    for number, text in enumerate(lines, start=1):
-        covered.update((selector, number) for selector in open_now)
-        for action, selectors in scan(text):
-            if action == "disable-file":
-                file_wide.update(selectors)
-            elif action in ("disable-next-line", "disable-line"):
-                covered.update((selector, number + (action == "disable-next-line")) for selector in selectors)
-            elif action == "disable":
-                open_now.update(selectors)
-                covered.update((selector, number) for selector in selectors)
-            else:
-                open_now -= set(open_now if selectors == ["ALL"] else selectors)
-    matching = {
-        selector for selector in file_wide | {s for s, _ in covered} if selector == "ALL" or code.startswith(selector)
-    }
-    if matching & file_wide:
-        return True
-    return line is not None and any((selector, line) in covered for selector in matching)
-
-
-ACTIONS = ["disable", "enable", "disable-next-line", "disable-file", "disable-line"]
-directive = st.tuples(st.sampled_from(ACTIONS), st.sampled_from(["", "MEM103", "MEM1", "ALL", "MEM103,MEM104"])).map(
-    lambda pair: f"<!-- mnemolint-{pair[0]} {pair[1]} -->"
-)
-document_lines = st.lists(st.lists(st.one_of(directive, st.just("text")), max_size=3).map(" ".join), max_size=8)
-
-
-@equivalent
-@given(document_lines)
-def test_the_lookup_agrees_with_replaying_the_comments_disable_line_included(lines: list[str]) -> None:
-    marks = suppress.parse("\n".join(lines) + " mnemolint-", lines)
-    assert marks is not None
-    for code in ["MEM103", "MEM104", "TXT001"]:
-        for line in [None, *range(1, len(lines) + 2)]:
-            assert marks.covers(code, line) == covered_with_lines(lines, code, line), (code, line)
 
 
 def test_a_lookup_credits_every_comment_that_covers_the_finding() -> None:

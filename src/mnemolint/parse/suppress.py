@@ -20,6 +20,8 @@ quadratically over a run of spaces), and a finding asks only the selectors its c
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from functools import lru_cache
 
 from mnemolint.selection import ALL
 
@@ -63,18 +65,19 @@ class Suppressions:
     def covering(self, code: str, line: int | None, *, blanket: bool = True) -> list[Mark]:
         """The marks that silence `code` at `line` (every one of them: each was of use). Without
         `blanket`, a comment naming no code (ALL) does not count: SUP001's own findings."""
-        # The only selectors that can match (`selection.matches`): ALL, and each prefix of this code.
-        selectors = [code[:end] for end in range(1, len(code) + 1)]
-        if blanket:
-            selectors.append(ALL)
-        marks = [(comment, selector) for selector in selectors for comment in self.file.get(selector, ())]
-        if line is None:
-            return marks
-        marked = self.lines.get(line)
-        if marked is not None:
-            marks += [(comment, selector) for selector in selectors for comment in marked.get(selector, ())]
-        for selector in selectors:
-            spans = self.ranges.get(selector)
+        marks: list[Mark] = []
+        on_line = self.lines.get(line) if line is not None else None
+        file, ranges = self.file, self.ranges
+        for selector in _selectors_of(code, blanket):
+            comments = file.get(selector)
+            if comments:
+                marks += [(comment, selector) for comment in comments]
+            if line is None:
+                continue
+            comments = on_line.get(selector) if on_line else None
+            if comments:
+                marks += [(comment, selector) for comment in comments]
+            spans = ranges.get(selector)
             if spans is not None:
                 at = _within(spans, line)
                 if at >= 0:
@@ -99,13 +102,17 @@ class Suppressions:
         }
 
 
+@lru_cache(maxsize=1024)
+def _selectors_of(code: str, blanket: bool) -> tuple[str, ...]:
+    """The only selectors that can match `code` (`selection.matches`): each prefix of it, and ALL."""
+    prefixes = tuple(code[:end] for end in range(1, len(code) + 1))
+    return (*prefixes, ALL) if blanket else prefixes
+
+
 def _within(spans: tuple[list[int], list[int], list[int], list[int]], line: int) -> int:
     """The index of the range of the ordered, non-overlapping `spans` that holds `line`, else -1."""
-    from bisect import bisect_right
-
-    firsts, lasts = spans[0], spans[1]
-    at = bisect_right(firsts, line) - 1
-    return at if at >= 0 and line <= lasts[at] else -1
+    at = bisect_right(spans[0], line) - 1
+    return at if at >= 0 and line <= spans[1][at] else -1
 
 
 def _selectors(text: str) -> list[str]:
