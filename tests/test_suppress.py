@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from conftest import run_cli, run_lint, write_tree
+from conftest import git, run_cli, run_lint, write_tree
 
 from mnemolint.parse import suppress
 
@@ -203,3 +203,25 @@ def test_a_megabyte_of_ranges_each_ended_by_a_bare_enable_is_judged_in_bounded_t
     assert time.monotonic() - start < 20
     assert len(found) == 19_000
     assert {len(d.fix.edits) for d in found} == {1}  # the line goes: both comments were all it held
+
+
+def test_a_warm_cached_run_judges_the_comments_as_a_cold_one(tmp_path: Path) -> None:
+    memory(tmp_path, f"<!-- mnemolint-disable-next-line MEM103,MEM108 -->\n{LONG}\n")
+    git("init", "-q", cwd=tmp_path)  # a project: the cache is kept at its top
+    runs = [run_cli("check", "--preview", "--exit-zero", cwd=tmp_path).stdout for _ in range(2)]
+    assert (tmp_path / ".mnemolint_cache").is_dir()
+    assert runs[0] == runs[1] == run_cli("check", "--preview", "--exit-zero", "--no-cache", cwd=tmp_path).stdout
+    assert "`MEM108` silenced no finding" in runs[1]
+
+
+def test_comments_parsed_in_a_worker_process_are_judged_in_the_parent(tmp_path: Path, monkeypatch) -> None:
+    from mnemolint import parallel
+
+    topics = {f"t{n}.md": f"{TOPIC}x <!-- mnemolint-disable-line MEM9{n}0 -->\n" for n in range(8)}
+    memory(tmp_path, "".join(f"- [T{n}](t{n}.md) — t\n" for n in range(8)) + LONG + "\n", **topics)
+    alone = [(d.path, d.line, d.message, repr(d.fix and d.fix.edits)) for d in run_lint(tmp_path, preview=True)]
+    monkeypatch.setattr(parallel, "MIN_DOCUMENTS", 2)
+    monkeypatch.setattr(parallel, "_cores", lambda: 2)
+    forked = [(d.path, d.line, d.message, repr(d.fix and d.fix.edits)) for d in run_lint(tmp_path, preview=True)]
+    assert forked == alone
+    assert sum("names no rule" in message for _, _, message, _ in forked) == 8
