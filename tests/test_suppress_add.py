@@ -97,3 +97,14 @@ def test_many_findings_on_lines_with_comments_are_planned_in_bounded_time(
     assert time.monotonic() - start < 60
     assert shown.stderr.startswith(f"Would silence {lines:,} findings with suppression comments in 1 file.\n")
     assert shown.stdout.count(expected) == (lines if lines < 2_000 else 1)
+
+
+def test_add_noqa_takes_neither_fix_nor_a_baseline(tmp_path: Path) -> None:
+    write_tree(tmp_path, FILES)
+    for extra in (["--fix"], ["--baseline", "b.json"]):
+        result = run_cli("check", "--add-noqa", *extra, cwd=tmp_path)
+        assert (result.returncode, result.stderr) == (
+            2,
+            "mnemolint: error: --add-noqa silences the findings there are: it takes neither --fix nor a baseline\n",
+        )
+    assert (tmp_path / "memory/orphan.md").read_text(encoding="utf-8") == FILES["memory/orphan.md"]

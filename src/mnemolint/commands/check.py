@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     out = sys.stdout
     fixed = None
     if args.add_noqa:
-        return _add_noqa(paths, settings, write=not args.diff)
+        return _add_noqa(args, paths, settings)
     if args.fix or args.diff:  # the fixer, writer and generator are imported only here
         from mnemolint.fix.fixer import fix, unified_diff
 
@@ -162,12 +162,15 @@ def _compare_baseline(
     return compared.new, compared.keys
 
 
-def _add_noqa(paths: list[str], settings: Settings, write: bool) -> int:
+def _add_noqa(args: argparse.Namespace, paths: list[str], settings: Settings) -> int:
     """`--add-noqa` (with `--diff`: what it would add): a comment for each finding, as ruff's; exit 0."""
     from mnemolint.fix import add_suppressions
     from mnemolint.fix.fixer import fix, unified_diff
     from mnemolint.parse.textutil import plural
 
+    if args.fix or args.baseline or args.write_baseline:
+        raise ConfigError("--add-noqa silences the findings there are: it takes neither --fix nor a baseline")
+    write = not args.diff
     outcome = fix(paths, settings, write=write, plan=add_suppressions.plan)
     if not write:
         sys.stdout.write(unified_diff(outcome.changes))
