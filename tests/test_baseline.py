@@ -174,3 +174,12 @@ def test_a_filtered_sarif_log_keeps_the_keys_counted_over_every_finding(repo: Pa
     assert shown[("MEM104", "memory/MEMORY.md", 6)] == full[("MEM104", "memory/MEMORY.md", 6)]
     assert shown[("MEM104", "memory/MEMORY.md", 6)].endswith(":2")
     assert ("MEM104", "memory/MEMORY.md", 2) not in shown
+
+
+def test_a_baseline_linked_to_a_credential_is_never_read(repo: Path) -> None:
+    (repo / "keys").mkdir()
+    (repo / "keys/id_ed25519").write_text('{"mnemolint-baseline": 1, "findings": []}\n', encoding="utf-8")
+    (repo / "base.json").symlink_to("keys/id_ed25519")
+    result = check(repo, "--baseline", "base.json")
+    assert result.returncode == 2
+    assert "mnemolint never reads through it" in result.stderr and "findings" not in result.stderr

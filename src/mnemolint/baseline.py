@@ -102,7 +102,13 @@ def _deleted(uri: str, root: str) -> bool:
 
 
 def load(path: str) -> list[tuple[str, str]]:
-    """(file URI, key) of each finding a baseline file records; a usage error when it is none."""
+    """(file URI, key) of each finding a baseline file records; a usage error when it is none.
+    A baseline is repository content: never read through a link to a sensitive place."""
+    from mnemolint.paths import dangerous_link
+
+    danger = dangerous_link(path)
+    if danger:
+        raise ConfigError(f"the baseline {path} is {danger}")
     try:
         with open(path, "rb") as handle:
             data = handle.read(MAX_BYTES + 1)
