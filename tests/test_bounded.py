@@ -74,7 +74,7 @@ DIRECTIVE_PIECES = [
 
 
 def scan(line: str) -> list[tuple[str, list[str]]]:
-    return [(action, suppress._selectors(codes)) for action, codes in suppress._directives(line)]
+    return [(action, suppress._selectors(codes)) for action, codes, _, _ in suppress._directives(line)]
 
 
 @equivalent
@@ -123,7 +123,7 @@ def test_redos1_a_directive_then_200_kb_of_spaces_is_checked_at_once(tmp_path: P
 
 CODES = ["MEM103", "MEM104", "MEM2", "TXT001"]
 SELECTORS = ["", "MEM103", "MEM104", "MEM1", "MEM", "ALL", "MEM103,MEM104"]
-ACTIONS = ["disable", "enable", "disable-next-line", "disable-file"]
+ACTIONS = ["disable", "enable", "disable-next-line", "disable-file", "disable-line"]
 directive = st.tuples(st.sampled_from(ACTIONS), st.sampled_from(SELECTORS)).map(
     lambda pair: f"<!-- mnemolint-{pair[0]} {pair[1]} -->"
 )
@@ -131,7 +131,8 @@ document_lines = st.lists(st.lists(st.one_of(directive, st.just("text")), max_si
 
 
 def covered_by_replay(lines: list[str], code: str, line: int | None) -> bool:
-    """Replay the directives in order: a range covers every line on which its selector was open."""
+    """Replay the directives in order: a range covers every line on which its selector was open, a
+    `disable-line` its own line."""
     open_now: set[str] = set()
     file_wide: set[str] = set()
     covered: set[tuple[str, int]] = set()
@@ -140,8 +141,8 @@ def covered_by_replay(lines: list[str], code: str, line: int | None) -> bool:
         for action, selectors in scan(text):
             if action == "disable-file":
                 file_wide.update(selectors)
-            elif action == "disable-next-line":
-                covered.update((selector, number + 1) for selector in selectors)
+            elif action in ("disable-next-line", "disable-line"):
+                covered.update((selector, number + (action == "disable-next-line")) for selector in selectors)
             elif action == "disable":
                 open_now.update(selectors)
                 covered.update((selector, number) for selector in selectors)

@@ -23,9 +23,12 @@ CONFIG_NAMES = (".mnemolint.toml", "mnemolint.toml", "pyproject.toml")
 FAIL_LEVELS = SEVERITIES
 _TOML_TYPES = {"str": "a string", "int": "an integer", "float": "a float", "bool": "a boolean"}
 _GLOB_KEYS = ("exclude", "extend-exclude", "memory-dirs")
-_LIST_KEYS = ("select", "extend-select", "ignore", *_GLOB_KEYS)
+_SELECTOR_KEYS = ("select", "extend-select", "ignore")
+_LIST_KEYS = (*_SELECTOR_KEYS, *_GLOB_KEYS)
 # true or false: the preview rules; what discovery leaves out (discover/exclusion.py)
 _BOOL_KEYS = ("preview", "respect-gitignore", "force-exclude")
+# The keys `apply_table` validates itself; the thresholds are the option registry's (`rules.OPTIONS`).
+SETTING_KEYS = (*_LIST_KEYS, "per-file-ignores", "severity", "fail-level", "cache-dir", *_BOOL_KEYS)
 
 
 class Settings:
@@ -155,16 +158,21 @@ def apply_table(settings: Settings, data: dict, where: str) -> None:
         label = f"{where}: `{key}`"
         if key in _LIST_KEYS:
             setattr(settings, key.replace("-", "_"), _string_list(value, label))
+            if key in _SELECTOR_KEYS:
+                _check_selectors(getattr(settings, key.replace("-", "_")), label)
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
                 raise ConfigError(f"{label} must be a table of glob = [codes]")
             settings.per_file_ignores = {str(k): _string_list(v, f"{label}.{k}") for k, v in value.items()}
+            for glob, selectors in settings.per_file_ignores.items():
+                _check_selectors(selectors, f"{label}.{glob}")
         elif key == "severity":
             if not isinstance(value, dict):
                 raise ConfigError(f'{label} must be a table of CODE = "error|warning|info"')
             for code, level in value.items():
                 if level not in SEVERITIES:
                     raise ConfigError(f"{label}.{code} must be one of {', '.join(SEVERITIES)}, not {level!r}")
+            _check_selectors(list(value), label)
             settings.severity = dict(value)
         elif key == "fail-level":
             if value not in FAIL_LEVELS:
@@ -189,8 +197,26 @@ def apply_table(settings: Settings, data: dict, where: str) -> None:
                 "without the `[tool.mnemolint]` header that only pyproject.toml needs"
             )
         else:
-            raise ConfigError(f"{label} is not a mnemolint setting")
+            raise ConfigError(f"{label} is not a mnemolint setting{_hint(key, value)}")
     _check_globs(settings, where)
+
+
+def _hint(key: str, value: object) -> str:
+    """What an unknown key was likely meant to be: a near spelling, or ruff's `[lint]` table."""
+    if key == "lint" and isinstance(value, dict):
+        return ": mnemolint has no `lint` table (ruff's); its settings stand at the top level"
+    from difflib import get_close_matches
+
+    close = get_close_matches(key, [*SETTING_KEYS, *_registry()], n=1, cutoff=0.75)
+    return f" (did you mean `{close[0]}`?)" if close else ""
+
+
+def _check_selectors(selectors: list[str], label: str) -> None:
+    """A selector that names no rule is an error naming the file and key (`selection.check_selectors`)."""
+    from mnemolint.rules import RULES
+    from mnemolint.selection import check_selectors
+
+    check_selectors(selectors, [rule.code for rule in RULES], label)
 
 
 # wcmatch caches 256 compiled globs; past that every path would compile every glob again, and a

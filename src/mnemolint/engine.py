@@ -1,5 +1,8 @@
 """The one pass: discover → run the selected rules → filter (focus, ignores, suppressions) → sort.
 
+Filtering notes which suppression marks silenced a finding; the rules that read `SUPPRESSIONS`
+(SUP001) then judge each document's comments against them, and their findings are filtered too.
+
 Rules only ever see `Document`, container (a `MemoryDir`) and `Tree` objects, which read and
 parse each file at most once; each rule declares which it reads (`reads=`), and `_Dispatch` sorts
 the active rules by that declaration, so no rule asks what kind of file it was given. A rule
@@ -29,6 +32,7 @@ from mnemolint.selection import check_selectors, in_preview, matches, selected, 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
     from mnemolint import cache as cache_module
+    from mnemolint.parse import suppress
 
 
 class Result:
@@ -84,11 +88,14 @@ class _Dispatch:
     def __init__(self, rules: list[Rule]) -> None:
         self.per_container: dict[ContainerType, list[Rule]] = {}
         self.tree: list[Rule] = []
+        self.suppressions: list[Rule] = []
         self.rules = rules
         self._per_document: list[Rule] = []
         for rule in rules:
             if rule.reads == base.TREE:
                 self.tree.append(rule)
+            elif rule.reads == base.SUPPRESSIONS:
+                self.suppressions.append(rule)
             elif isinstance(rule.reads, ContainerType):
                 self.per_container.setdefault(rule.reads, []).append(rule)
             else:
@@ -172,7 +179,34 @@ def lint(
         found.extend(_check_container(container, dispatch.per_container.get(container.type, ()), tree, options, errors))
     for rule in dispatch.tree:
         found.extend(hit for hit in _run(rule, tree, tree.root, options, errors) if tree.in_focus(hit.path))
-    return Result(_filter(found, tree, settings), tree, errors)
+    used: dict[str, set[suppress.Mark]] = {}
+    kept = _filter(found, tree, settings, used)
+    if dispatch.suppressions:
+        kept += _audit(focused, used, dispatch, tree, settings, errors)
+        kept.sort(key=Diagnostic.sort_key)
+    return Result(kept, tree, errors)
+
+
+def _audit(
+    focused: list[Document],
+    used: dict[str, set[suppress.Mark]],
+    dispatch: _Dispatch,
+    tree: Tree,
+    settings: Settings,
+    errors: list[str],
+) -> list[Diagnostic]:
+    """The findings of the rules that judge suppression comments, over each document in focus
+    that has some, filtered in turn, though only by comments that name their code (a blanket
+    `disable` never silences the report that it silences nothing)."""
+    ran = frozenset(rule.code for rule in dispatch.rules)
+    codes = tuple(rule.code for rule in RULES)
+    found: list[Diagnostic] = []
+    for document in focused:
+        if document.suppressions is not None:
+            audit = base.Audit(document, used.get(document.path, set()), ran, codes)
+            for rule in dispatch.suppressions:
+                found.extend(_run(rule, audit, document.path, settings.options, errors))
+    return _filter(found, tree, settings, {}, blanket=False)
 
 
 def _open_cache(settings: Settings, rules: list[Rule]) -> cache_module.Cache:
@@ -287,7 +321,16 @@ def _tell(message: str) -> None:
         print(message, file=sys.stderr)
 
 
-def _filter(found: list[Diagnostic], tree: Tree, settings: Settings) -> list[Diagnostic]:
+def _filter(
+    found: list[Diagnostic],
+    tree: Tree,
+    settings: Settings,
+    used: dict[str, set[suppress.Mark]],
+    *,
+    blanket: bool = True,
+) -> list[Diagnostic]:
+    """The findings neither ignored for their file nor suppressed, sorted; `used` gets the
+    suppression marks that silenced each (`blanket`: whether a comment naming no code counts)."""
     documents: dict[str, Document] = {document.path: document for document in tree.documents}
     ignored = _PerFileIgnores(settings)
     severity = severities(settings)
@@ -298,8 +341,11 @@ def _filter(found: list[Diagnostic], tree: Tree, settings: Settings) -> list[Dia
             continue
         document = documents.get(path)
         marks = document.suppressions if document is not None else None
-        if marks is not None and marks.covers(diagnostic.code, diagnostic.line):
-            continue
+        if marks is not None:
+            covering = marks.covering(diagnostic.code, diagnostic.line, blanket=blanket)
+            if covering:
+                used.setdefault(path, set()).update(covering)
+                continue
         diagnostic.severity = severity.get(diagnostic.code, diagnostic.severity)
         kept.append(diagnostic)
     kept.sort(key=Diagnostic.sort_key)

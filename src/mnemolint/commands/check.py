@@ -57,6 +57,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--exit-non-zero-on-fix", action="store_true", help="with --fix, exit 1 when anything was fixed"
     )
+    baseline = parser.add_mutually_exclusive_group()
+    baseline.add_argument("--baseline", metavar="FILE", help="report only the findings not recorded in this baseline")
+    baseline.add_argument(
+        "--write-baseline", metavar="FILE", help="record the findings there are in a baseline file, and exit 0"
+    )
+    parser.add_argument(
+        "--add-noqa",
+        action="store_true",
+        help="add a `mnemolint-disable-line` comment for each finding (`disable-file` where a line cannot take one)",
+    )
     check_input.add_arguments(parser)
 
 
@@ -134,6 +144,8 @@ def _report(
 
     started = time.perf_counter()
     fixed = None
+    if args.add_noqa:
+        return _add_noqa(args, paths, settings)
     if args.fix or args.diff:  # the fixer, writer and generator are imported only here
         from mnemolint.fix.fixer import fix, unified_diff
 
@@ -147,6 +159,11 @@ def _report(
     files = _count_linted(result, diagnostics, paths, args.quiet)
     if args.verbose:
         _say_how_it_ran(settings, files, time.perf_counter() - started, cached=not (args.no_cache or fixed is not None))
+    keys = None
+    if args.write_baseline:
+        return _write_baseline(args.write_baseline, diagnostics)
+    if args.baseline:
+        diagnostics, keys = _compare_baseline(args, result, diagnostics)
     if args.diff:
         out.write(unified_diff(outcome.changes))
         print(f"{fixed:,} would be fixed, {len(diagnostics):,} would remain.", file=sys.stderr)
@@ -166,6 +183,7 @@ def _report(
             settings=settings.options,
             fixes=_marked_fixes(args),
         )
+        options.fingerprints = keys
         writer(args.output_format)(diagnostics, out, options)
     if fixed is not None and not args.quiet:
         summary = out if args.output_format == "text" and not args.statistics else sys.stderr
@@ -182,6 +200,58 @@ def _report(
     threshold = severity_rank(settings.fail_level)
     failing = any(severity_rank(diagnostic.severity) >= threshold for diagnostic in diagnostics)
     return EXIT_FINDINGS if failing else EXIT_CLEAN
+
+
+def _write_baseline(path: str, diagnostics: list[Diagnostic]) -> int:
+    from mnemolint import baseline
+    from mnemolint.parse.textutil import plural
+
+    print(f"Recorded {plural(baseline.write(path, diagnostics), 'finding')} in the baseline {path}.", file=sys.stderr)
+    return EXIT_CLEAN
+
+
+def _compare_baseline(
+    args: argparse.Namespace, result: Result, diagnostics: list[Diagnostic]
+) -> tuple[list[Diagnostic], dict[int, str]]:
+    """The findings not in `--baseline`, and every finding's key; what it hid is said on stderr."""
+    from mnemolint import baseline
+    from mnemolint.parse.textutil import plural
+
+    linted = {document.path for document in result.tree.documents if result.tree.in_focus(document.path)}
+    compared = baseline.compare(args.baseline, diagnostics, linted)
+    if not args.quiet and (compared.hidden or compared.gone):
+        gone = f"; {plural(compared.gone, 'recorded finding')} no longer found (--write-baseline records what is left)"
+        print(
+            f"mnemolint: {plural(compared.hidden, 'finding')} in the baseline {args.baseline} not shown"
+            + (gone if compared.gone else ""),
+            file=sys.stderr,
+        )
+    return compared.new, compared.keys
+
+
+def _add_noqa(args: argparse.Namespace, paths: list[str], settings: Settings) -> int:
+    """`--add-noqa` (with `--diff`: what it would add): a comment for each finding, as ruff's; exit 0."""
+    from mnemolint.fix import add_suppressions
+    from mnemolint.fix.fixer import fix, unified_diff
+    from mnemolint.parse.textutil import plural
+
+    if args.fix or args.baseline or args.write_baseline:
+        raise ConfigError("--add-noqa silences the findings there are: it takes neither --fix nor a baseline")
+    write = not args.diff
+    outcome = fix(paths, settings, write=write, plan=add_suppressions.plan)
+    if not write:
+        sys.stdout.write(unified_diff(outcome.changes))
+    files = plural(len(outcome.changes), "file")
+    said = "Would silence" if not write else "Silenced"
+    print(f"{said} {plural(len(outcome.fixed), 'finding')} with suppression comments in {files}.", file=sys.stderr)
+    if outcome.diagnostics:
+        print(
+            f"{plural(len(outcome.diagnostics), 'finding')} left: in a file that takes no comment or is not "
+            "readable text, or SUP001's, which `--fix` removes. `mnemolint check` lists them; `per-file-ignores` "
+            "or `--baseline` can hold them.",
+            file=sys.stderr,
+        )
+    return EXIT_CLEAN
 
 
 def _warn_unpreviewed(settings: Settings) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import sys
 from bisect import bisect_left, insort
+from collections.abc import Callable
 
 from mnemolint.config import Settings
 from mnemolint.engine import Result, lint
@@ -23,6 +24,10 @@ MAX_ROUNDS = 10  # the rules' fixes settle in two or three; more means fixes tha
 MAX_ATTEMPTS = 3  # computations started over because a file changed on disk meanwhile
 
 Fixes = list[tuple[Diagnostic, tuple[Edit, ...]]]
+# What a round applies: the edits by the file they change (with its text, None when it does not
+# exist yet), and `(finding, file, reason)` for each that cannot be made. `_plan` takes the
+# findings' own fixes; `add_suppressions.plan` writes a suppression comment for each instead.
+Planner = Callable[[Result, bool], tuple[dict[str, tuple[str | None, Fixes]], list[tuple]]]
 
 
 class Outcome:
@@ -49,8 +54,9 @@ class _Computed:
     """Every fix applied in memory: the fixed texts and what they were before, and the fixes that
     could not be made on `result` (None until a round has planned on it)."""
 
-    def __init__(self, result: Result) -> None:
+    def __init__(self, result: Result, plan: Planner) -> None:
         self.result = result
+        self.plan = plan
         self.texts: dict[str, str] = {}
         self.originals: dict[str, str | None] = {}
         self.fixed: dict[str, list[Diagnostic]] = {}
@@ -64,19 +70,21 @@ class _Computed:
         last round did not plan on that very result (it generates every index line anew)."""
         unavailable = self.unavailable
         if result is not self.result or unavailable is None:
-            unavailable = _plan(result, unsafe)[1]
+            unavailable = self.plan(result, unsafe)[1]
         return _unfixable(unavailable)
 
 
-def fix(paths: list[str], settings: Settings, *, unsafe: bool = False, write: bool = True) -> Outcome:
+def fix(
+    paths: list[str], settings: Settings, *, unsafe: bool = False, write: bool = True, plan: Planner | None = None
+) -> Outcome:
     """Fix what the findings on `paths` allow (unsafe fixes too when asked), and write it unless
-    `write` is False (`--diff`, `index --check`)."""
+    `write` is False (`--diff`, `index --check`); `plan` makes the edits instead of the fixes."""
     fixed: list[Diagnostic] = []
     changes: dict[str, tuple[str | None, str]] = {}
     notes: list[Diagnostic] = []
     refused: set[str] = set()
     for _ in range(MAX_ATTEMPTS):
-        computed = _compute(paths, settings, unsafe)
+        computed = _compute(paths, settings, unsafe, plan or _plan)
         if not write:
             return _dry_run(computed, paths, settings, unsafe)
         conflicts, unwritten = [], set(computed.texts)
@@ -127,9 +135,9 @@ def _dry_run(computed: _Computed, paths: list[str], settings: Settings, unsafe: 
     return Outcome(result, diagnostics, fixed, computed.changes(writable))
 
 
-def _compute(paths: list[str], settings: Settings, unsafe: bool) -> _Computed:
+def _compute(paths: list[str], settings: Settings, unsafe: bool, plan: Planner) -> _Computed:
     """Lint and apply fixes in memory, round after round, until a round changes nothing."""
-    computed = _Computed(lint(paths, settings))
+    computed = _Computed(lint(paths, settings), plan)
     for _ in range(MAX_ROUNDS):
         if not _apply_round(computed, unsafe):
             return computed
@@ -139,7 +147,7 @@ def _compute(paths: list[str], settings: Settings, unsafe: bool) -> _Computed:
 
 
 def _apply_round(computed: _Computed, unsafe: bool) -> bool:
-    targets, computed.unavailable = _plan(computed.result, unsafe)
+    targets, computed.unavailable = computed.plan(computed.result, unsafe)
     changed = False
     for path, (text, fixes) in targets.items():
         new, applied = apply_edits(text or "", [edits for _, edits in fixes])

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from mnemolint.agents import CLAUDE_CODE, CODEX, instruction_names, instruction_paths, reader_of
 from mnemolint.agents.base import SKIPS_WHOLE, Agent
-from mnemolint.agents.claude_code import BLOCKS_FALLBACK, FALLBACK_NAMES
+from mnemolint.agents.claude_code import BLOCKS_FALLBACK, FALLBACK_NAMES, LOCAL_NAME
 from mnemolint.kinds.base import Kind
 from mnemolint.parse.document import Document
 from mnemolint.paths import inside, sensitive_place
@@ -66,7 +66,7 @@ INSTRUCTION_FILE = Kind(
     companions=_companions,
     instructions=True,
     # Claude Code's personal file of a folder, meant for no one else's clone: ignored by git, loaded.
-    gitignored=lambda rel: rel.rpartition("/")[2] == CLAUDE_LOCAL_MD,
+    gitignored=lambda rel: rel.rpartition("/")[2] == LOCAL_NAME,
 )
 
 

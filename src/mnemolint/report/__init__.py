@@ -31,9 +31,11 @@ class ReportOptions:
     """`successful` is False when a rule failed with an internal error (SARIF's executionSuccessful);
     `settings` are the options in force, which the rule descriptions state (empty: the defaults);
     `fixes` is what `--show-fixes` marks as fixable, the fixes `--fix` would apply ("safe", or
-    "unsafe" with `--unsafe-fixes`), None to mark nothing."""
+    "unsafe" with `--unsafe-fixes`), None to mark nothing;
+    `fingerprints`, each finding's key (by `id`) when `--baseline` left out some (baseline.py):
+    SARIF's are counted over every finding, shown or not."""
 
-    __slots__ = ("color", "quiet", "files", "successful", "settings", "fixes")
+    __slots__ = ("color", "quiet", "files", "successful", "settings", "fixes", "fingerprints")
 
     def __init__(
         self,
@@ -50,6 +52,7 @@ class ReportOptions:
         self.successful = successful
         self.settings = settings or {}
         self.fixes = fixes
+        self.fingerprints: dict[int, str] | None = None
 
 
 def display_path(path: str) -> str:

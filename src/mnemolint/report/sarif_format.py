@@ -10,15 +10,13 @@ severity are the rule's family's facts (`rules/base.py` `Family`). See docs/outp
 
 from __future__ import annotations
 
-import hashlib
-import os
-from urllib.parse import quote
-
 from mnemolint import __version__
 from mnemolint.catalog import REPOSITORY, body, page, rule_url, sections
 from mnemolint.model import ERROR, INFO, WARNING, Diagnostic, Fix
-from mnemolint.redact import find_secrets, redact
-from mnemolint.report import ReportOptions, json_stream, relative_to, repository_root, unicode_out
+from mnemolint.redact import find_secrets
+from mnemolint.report import ReportOptions, json_stream, repository_root, unicode_out
+from mnemolint.report.fingerprint import SRCROOT, Fingerprints
+from mnemolint.report.fingerprint import artifact as _artifact
 from mnemolint.rules import FAMILY_OF, RULES
 from mnemolint.rules.base import Rule
 
@@ -28,7 +26,6 @@ if TYPE_CHECKING:
     from typing import TextIO
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-SRCROOT = "%SRCROOT%"
 FINGERPRINT = "mnemolint/v1"
 DESCRIPTION_MAX = 1024  # GitHub's limit for shortDescription and fullDescription
 LEVEL = {ERROR: "error", WARNING: "warning", INFO: "note"}
@@ -39,7 +36,7 @@ def write(diagnostics: list[Diagnostic], out: TextIO, options: ReportOptions) ->
     """The log, each result written as it is made (`json_stream`)."""
     root = repository_root()
     document = sarif([], root, options.successful, options.settings)
-    document["runs"][0]["results"] = results(diagnostics, root)
+    document["runs"][0]["results"] = results(diagnostics, root, options.fingerprints)
     json_stream.dump(document, out, ensure_ascii=not unicode_out(out))
     out.write("\n")
 
@@ -73,10 +70,11 @@ def sarif(diagnostics: list[Diagnostic], root: str, successful: bool = True, set
     return {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
 
 
-def results(diagnostics: list[Diagnostic], root: str) -> Iterator[dict]:
-    """The `results[]` of the run, one at a time."""
+def results(diagnostics: list[Diagnostic], root: str, keys: dict[int, str] | None = None) -> Iterator[dict]:
+    """The `results[]` of the run, one at a time; `keys`: each finding's fingerprint (by `id`),
+    counted over a list it was taken from (`--baseline`)."""
     rule_index = {rule.code: index for index, rule in enumerate(RULES)}
-    fingerprints = _Fingerprints()
+    fingerprints = Fingerprints(keys)
     for diagnostic in diagnostics:
         yield _result(diagnostic, rule_index, root, fingerprints)
 
@@ -147,7 +145,7 @@ def clip(paragraphs: list[str], limit: int = DESCRIPTION_MAX) -> str:
     return text[: cut + 1] if cut > 0 else text[: limit - 1] + "…"
 
 
-def _result(diagnostic: Diagnostic, rule_index: dict[str, int], root: str, fingerprints: _Fingerprints) -> dict:
+def _result(diagnostic: Diagnostic, rule_index: dict[str, int], root: str, fingerprints: Fingerprints) -> dict:
     artifact = _artifact(diagnostic.path, root)
     result = {
         "ruleId": diagnostic.code,
@@ -192,72 +190,3 @@ def _region(diagnostic: Diagnostic) -> dict:
     if diagnostic.end_column is not None:
         region["endColumn"] = diagnostic.end_column
     return region
-
-
-def _artifact(path: str, root: str) -> dict:
-    """Relative to the repository root; a file outside it gets an absolute `file://` URI. Redacted
-    as the messages are: the log is often uploaded, and a token may name a file."""
-    rel = relative_to(path, root)
-    if rel is None:
-        from pathlib import Path
-
-        return {"uri": Path(redact(path)).as_uri()}
-    return {"uri": quote(os.fsencode(redact(rel)), safe="/!$&'()*+,;=@"), "uriBaseId": SRCROOT}
-
-
-class _Fingerprints:
-    """`partialFingerprints` keys: a hash of rule, path and the flagged line's text, plus an ordinal.
-
-    The line's text, stripped, stands for its place in the file: it survives lines added or removed
-    above it and a change of line endings. A whole-file finding hashes a marker instead. Two
-    findings with the same hash are told apart by order (`:1`, `:2`), as GitHub's own keys are.
-    """
-
-    def __init__(self) -> None:
-        self._lines: tuple[str, list[str]] = ("", [])  # the last file's: findings come sorted by path
-        self._seen: dict[str, int] = {}
-
-    def key(self, diagnostic: Diagnostic, path: str) -> str:
-        if FAMILY_OF[diagnostic.code].sensitive:
-            # The log may be uploaded and public: a hash of a line holding a secret could be brute-forced.
-            anchor = "message:" + diagnostic.message  # redacted before any reporter saw it
-        elif diagnostic.line is None:
-            anchor = "<whole file>"
-        else:
-            anchor = "line:" + redact(self._line(diagnostic.path, diagnostic.line))
-        digest = hashlib.sha256(f"{diagnostic.code}\0{path}\0{anchor}".encode("utf-8", "surrogatepass")).hexdigest()
-        digest = digest[:32]
-        self._seen[digest] = self._seen.get(digest, 0) + 1
-        return f"{digest}:{self._seen[digest]}"
-
-    def _line(self, path: str, line: int) -> str:
-        """The line's text, read as the engine read it (UTF-8, split on \\n); empty if it is gone,
-        or past the first `MAX_READ` bytes of the file."""
-        read, lines = self._lines
-        if read != path:
-            lines = _head_lines(path)
-            self._lines = (path, lines)
-        return lines[line - 1].strip() if 0 < line <= len(lines) else ""
-
-
-MAX_READ = 8 * 1024 * 1024  # bytes of a file read for its lines' fingerprints (a session log may be gigabytes)
-
-
-def _head_lines(path: str) -> list[str]:
-    """The lines of the first `MAX_READ` bytes of the regular file `path` (its last, cut line
-    left out), opened without following a link or blocking; none when it cannot be read."""
-    import stat
-
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
-        return []
-    with open(fd, "rb") as handle:
-        try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                return []
-            data = handle.read(MAX_READ + 1)
-        except OSError:
-            return []
-    lines = data[:MAX_READ].decode("utf-8", "replace").split("\n")
-    return lines[:-1] if len(data) > MAX_READ else lines

@@ -20,6 +20,7 @@ from mnemolint.rules import (
     links,
     nested,
     secrets,
+    suppression,
     text,
     topic,
     wave,
@@ -40,6 +41,7 @@ FAMILIES: tuple[Family, ...] = (
     ai_memory.FAMILY,
     gitignore.FAMILY,
     citations.FAMILY,
+    suppression.FAMILY,
 )
 
 RULES: tuple[Rule, ...] = tuple(rule for family in FAMILIES for rule in family.rules)

@@ -17,6 +17,7 @@ from mnemolint.options import SHARED, Option
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
     from mnemolint.kinds.base import ContainerType, Kind
+    from mnemolint.parse.document import Document
 
 # What a rule reads (`reads=`), and so what its check function is called with:
 #   a tuple of kinds         each document of those kinds: check(document, options)
@@ -24,9 +25,12 @@ if TYPE_CHECKING:
 #   EVERY_FILE               every document, and every path the walk could not read
 #   a container type         each container of that type: check(container, options)
 #   TREE                     the whole discovery result, once: check(tree, options)
+#   SUPPRESSIONS             each document in focus with suppression comments, once every other
+#                            finding is filtered: check(audit, options), an `Audit`
 EVERY_KIND = "every kind"
 EVERY_FILE = "every file"
 TREE = "tree"
+SUPPRESSIONS = "suppressions"
 
 # For container rules, which file their findings are about; this decides whether a run over a
 # few changed files (pre-commit) needs the rule at all.
@@ -34,6 +38,28 @@ ON_ANCHOR = "anchor"  # the container's anchor file (a memory dir's MEMORY.md)
 ON_MEMBERS = "members"  # the documents in it (a memory dir's topics)
 ON_EACH = "each"  # the file each finding names, reported only where that file is in focus (an index's own lines)
 ON_CONTAINER = "container"  # the container as a whole
+
+
+class Audit:
+    """What a `reads=SUPPRESSIONS` rule is given: a document's suppression comments once the run's
+    other findings are filtered. `used` holds the marks (`parse.suppress.Mark`) that silenced a
+    finding; `ran` the codes of the rules that ran, `codes` every code there is."""
+
+    __slots__ = ("document", "used", "ran", "codes")
+
+    def __init__(
+        self, document: Document, used: set[tuple[int, str]], ran: frozenset[str], codes: tuple[str, ...]
+    ) -> None:
+        self.document = document
+        self.used = used
+        self.ran = ran
+        self.codes = codes
+
+    def names(self, selector: str) -> list[str]:
+        """The codes `selector` takes in (none: it names no rule, a typo or a removed code)."""
+        from mnemolint.selection import matches
+
+        return [code for code in self.codes if matches(selector, code)]
 
 
 class Rule:
