@@ -102,7 +102,7 @@ def run_cli(
     `hook` runs with `--preview` unless the test asks otherwise (`preview=False`, or its own
     `--preview`/`--no-preview`): as `run_lint`, a rule's tests exercise it in either tier."""
     if preview and args and args[0] in PREVIEW_COMMANDS and not {"--preview", "--no-preview"} & set(args):
-        args = (*args, "--preview")
+        args = (args[0], "--preview", *args[1:])  # before any `--` that ends the options
     inherited = {key: value for key, value in os.environ.items() if key != "GITHUB_ACTIONS"}  # picks the format
     full_env = {**inherited, "NO_COLOR": "1", **(env or {})}
     return subprocess.run(

@@ -8,11 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import codes, git, only, run_cli, run_lint, write_tree
+from conftest import codes, git, only, preview_settings, run_cli, run_lint, write_tree
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mnemolint.config import load_settings
 from mnemolint.engine import lint as lint_all
 from mnemolint.fix import fixer
 from mnemolint.parse import jsonl
@@ -503,8 +502,7 @@ def test_no_input_makes_an_internal_error_and_the_fixes_settle(tmp_path_factory,
     root = tmp_path_factory.mktemp("fuzz")
     names = [*VALID, ".ai-memory/.gitignore"]
     write_tree(root, dict(zip(names, texts, strict=True)))
-    configured = load_settings(None, str(root))
-    configured.preview = True  # a rule's tests run it in either tier
+    configured = preview_settings(root)
     configured.options["now"] = NOW
     assert lint_all([str(root)], configured).errors == []
     fixer.fix([str(root)], configured)

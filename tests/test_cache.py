@@ -17,10 +17,9 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLE, run_cli, write_tree
+from conftest import EXAMPLE, preview_settings, run_cli, write_tree
 
 from mnemolint import cache, cache_dir
-from mnemolint.config import load_settings
 from mnemolint.engine import active_rules
 from mnemolint.rules import RULES
 from mnemolint.rules.base import EVERY_FILE, EVERY_KIND
@@ -137,8 +136,7 @@ def test_settings_change_invalidates(memory: Path) -> None:
 
 def test_version_change_invalidates(memory: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     check(memory)
-    settings = load_settings(None, str(memory))
-    settings.preview = True  # a rule's tests run it in either tier
+    settings = preview_settings(memory)
     settings.options["now"] = NOW
     rules = active_rules(settings)
     monkeypatch.chdir(memory)

@@ -18,7 +18,6 @@ from conftest import preview_settings, run_cli, write_tree
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mnemolint.config import load_settings
 from mnemolint.discover.walk import discover
 from mnemolint.fix import fixer, generate, writer
 from mnemolint.parse.index_lines import classify
@@ -364,8 +363,7 @@ def memory_dirs(draw: st.DrawFn) -> tuple[dict[str, str], dict[str, int]]:
 
 
 def _run(root: Path, budget: dict[str, int], unsafe: bool) -> fixer.Outcome:
-    configured = load_settings(None, str(root))
-    configured.preview = True  # a rule's tests run it in either tier
+    configured = preview_settings(root)
     configured.options.update(budget)
     return fixer.fix([str(root)], configured, unsafe=unsafe)
 
@@ -391,8 +389,7 @@ def test_property_fix_is_idempotent_loses_no_topic_that_fits_and_writes_valid_li
         if not (memory / "MEMORY.md").exists():
             return
         after = (memory / "MEMORY.md").read_text("utf-8")
-        configured = load_settings(None, str(root))
-        configured.preview = True  # a rule's tests run it in either tier
+        configured = preview_settings(root)
         configured.options.update(budget)
         [memdir] = discover([str(root)], configured).containers
         kept = {line.rstrip("\r") for line in before.split("\n")}

@@ -193,13 +193,11 @@ def test_an_unreadable_path_is_nst002_and_the_run_goes_on(tmp_path: Path, target
 
 def test_a_file_that_vanishes_after_discovery_is_nst002(tmp_path: Path) -> None:
     """The read-error path without chmod (root reads any mode): the file goes between walk and read."""
-    from mnemolint.config import load_settings
     from mnemolint.discover.walk import discover
     from mnemolint.rules.nested import memory_file_unreadable
 
     write_tree(tmp_path, {**INDEX, "memory/gone.md": "---\nname: gone\n---\n"})
-    settings = load_settings(None, str(tmp_path))
-    settings.preview = True  # a rule's tests run it in either tier
+    settings = preview_settings(tmp_path)
     documents = {Path(d.path).name: d for d in discover([str(tmp_path)], settings).documents}
     (tmp_path / "memory" / "gone.md").unlink()
     hits = list(memory_file_unreadable.check(documents["gone.md"], settings.options))
@@ -277,12 +275,10 @@ def test_100000_empty_files_in_one_memory_dir_cost_ten_times_10000(tmp_path: Pat
 @pytest.mark.parametrize("special", ["fifo", "directory"])
 def test_a_special_file_swapped_in_after_the_walk_is_refused_without_blocking(tmp_path: Path, special: str) -> None:
     """The walk saw a regular file; by the time it is read, a FIFO (or a directory) stands there."""
-    from mnemolint.config import load_settings
     from mnemolint.discover.walk import discover
 
     write_tree(tmp_path, {**INDEX, "memory/t.md": "---\nname: t\n---\n"})
-    settings = load_settings(None, str(tmp_path))
-    settings.preview = True  # a rule's tests run it in either tier
+    settings = preview_settings(tmp_path)
     [document] = [d for d in discover([str(tmp_path)], settings).documents if d.path.endswith("t.md")]
     (tmp_path / "memory" / "t.md").unlink()
     if special == "fifo":

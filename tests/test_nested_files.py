@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import run_cli, write_tree
+from conftest import preview_settings, run_cli, write_tree
 
 from mnemolint.agents import CLAUDE_CODE, WAVE
 from mnemolint.config import load_settings
@@ -28,8 +28,7 @@ AGENTS_TEXT = "# Build\n\nRun `make` before committing.\n"
 
 def check(root: Path, select: str = "NST", **options: object) -> list[Diagnostic]:
     """Lint `root`; no rule may raise on the way."""
-    settings = load_settings(None, str(root))
-    settings.preview = True  # a rule's tests run it in either tier
+    settings = preview_settings(root)
     settings.select = [select]
     for key, value in options.items():
         settings.options[key.replace("_", "-")] = value
@@ -213,8 +212,7 @@ def test_a_file_gone_between_walk_and_read_is_nst002(tmp_path: Path) -> None:
     from mnemolint.rules.nested import claude_md_shadowed, memory_file_unreadable
 
     pair(tmp_path, "different\n")
-    settings = load_settings(None, str(tmp_path))
-    settings.preview = True  # a rule's tests run it in either tier
+    settings = preview_settings(tmp_path)
     tree = discover([str(tmp_path)], settings)
     (tmp_path / "CLAUDE.md").unlink()
     assert list(claude_md_shadowed.check(tree, settings.options)) == []
@@ -245,8 +243,7 @@ def test_nst001_counts_dot_claude_claude_md_beside_agents_md(tmp_path: Path) -> 
 def test_nst001_holds_when_claude_md_is_named_alone(tmp_path: Path) -> None:
     """pre-commit passes the changed file only: the `AGENTS.md` beside it is read for context."""
     write_tree(tmp_path, {"AGENTS.md": "Run the tests.\n", "CLAUDE.md": "Run make.\n"})
-    settings = load_settings(None, str(tmp_path))
-    settings.preview = True  # a rule's tests run it in either tier
+    settings = preview_settings(tmp_path)
     settings.select = ["NST001"]
     result = lint([str(tmp_path / "CLAUDE.md")], settings)
     assert [os.path.basename(d.path) for d in result.diagnostics] == ["CLAUDE.md"]

@@ -8,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 from mnemolint.catalog import page
-from mnemolint.precision import HELD_OUT, MIN_JUDGED, MIN_PRECISION, preview_reason
+from mnemolint.precision import HELD_OUT, MIN_JUDGED, MIN_PRECISION, preview_reason, sarif_precision
 from mnemolint.rules import BY_CODE, PREVIEW, RULES
 
 CORPUS = Path(__file__).parent / "corpus"
@@ -44,7 +44,7 @@ def test_a_rule_is_on_by_default_only_when_measured_precise_on_enough_findings()
 
 def test_a_preview_rules_page_says_what_was_measured() -> None:
     assert preview_reason("MEM108") == (
-        "Read finding by finding on 68 public repositories no rule was tuned on, 19 of its 22 judged "
+        "Read finding by finding on 68 public repositories before any rule was tuned on them, 19 of its 22 judged "
         "findings were right (86%); a rule is on by default from 95%."
     )
     assert "it had no finding that could be judged" in preview_reason("LNK001")
@@ -52,3 +52,11 @@ def test_a_preview_rules_page_says_what_was_measured() -> None:
     assert preview_reason("MEM104") is None
     assert "This rule is in preview" in page("MEM108") and "19 of its 22 judged findings" in page("MEM108")
     assert "This rule is in preview" not in page("MEM104")
+
+
+def test_sarif_precision_is_the_measured_class_where_there_is_one() -> None:
+    assert sarif_precision("MEM105", "very-high") == "low"  # 3 of 31
+    assert sarif_precision("MEM108", "high") == "high"  # 19 of 22
+    assert sarif_precision("SEC001", "very-high") == "medium"  # 7 of 14
+    assert sarif_precision("WAV005", "medium") == "very-high"  # 6 of 6
+    assert sarif_precision("LNK001", "very-high") == "very-high"  # nothing judged: the family's word

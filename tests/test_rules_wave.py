@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import GIT_ENV, git, run_cli, write_tree
+from conftest import GIT_ENV, git, preview_settings, run_cli, write_tree
 
 from mnemolint.agents import CLAUDE_CODE, WAVE
 from mnemolint.config import load_settings
@@ -49,8 +49,7 @@ def rule(paths: str | None = None, body: str = "Do the thing.\n", extra: str = "
 
 def check(root: Path, select: str = "WAV", **options: object) -> list[Diagnostic]:
     """Lint `root` like `mnemolint check`, with no internal error allowed."""
-    settings = load_settings(None, str(root))
-    settings.preview = True  # a rule's tests run it in either tier
+    settings = preview_settings(root)
     settings.select = [select] if isinstance(select, str) else list(select)
     for key, value in options.items():
         settings.options[key.replace("_", "-")] = value
@@ -979,8 +978,7 @@ def test_wav002_judges_a_rule_named_alone_against_the_whole_project(tmp_path: Pa
     """pre-commit passes the changed rule file only: its globs still see every file of the project
     (here outside git, through the project's own listing), so `*.ts` is dead for Wave alone."""
     write_tree(tmp_path, {"src/a.ts": "x\n", ".claude/rules/star.md": rule(' "*.ts"'), ".wave/.keep": ""})
-    settings = load_settings(None, str(tmp_path))
-    settings.preview = True  # a rule's tests run it in either tier
+    settings = preview_settings(tmp_path)
     settings.select = ["WAV002"]
     result = lint([str(tmp_path / ".claude" / "rules" / "star.md")], settings)
     assert [d.message.split(" for ")[1].split(",")[0] for d in result.diagnostics] == ["Wave"]
@@ -989,8 +987,7 @@ def test_wav002_judges_a_rule_named_alone_against_the_whole_project(tmp_path: Pa
 def test_wav011_holds_when_one_rule_file_is_named_alone(tmp_path: Path) -> None:
     """The rules dirs beside the named file's are walked too: the shadowing is still seen."""
     write_tree(tmp_path, {".claude/rules/shared.md": "one\n", ".wave/rules/shared.md": "two\n"})
-    settings = load_settings(None, str(tmp_path))
-    settings.preview = True  # a rule's tests run it in either tier
+    settings = preview_settings(tmp_path)
     settings.select = ["WAV011"]
     result = lint([str(tmp_path / ".claude" / "rules" / "shared.md")], settings)
     assert [os.path.relpath(d.path, tmp_path) for d in result.diagnostics] == [".claude/rules/shared.md"]

@@ -53,7 +53,7 @@ def preview_reason(code: str) -> str | None:
     """Why the rule `code` is in preview, as its page says it; None when it is on by default."""
     right, wrong = HELD_OUT.get(code, (0, 0))
     judged = right + wrong
-    where = f"on {REPOSITORIES} public repositories no rule was tuned on"
+    where = f"on {REPOSITORIES} public repositories before any rule was tuned on them"
     if judged < MIN_JUDGED:
         found = "no finding" if not judged else f"{judged} finding{'s' if judged > 1 else ''}"
         return (
@@ -66,3 +66,17 @@ def preview_reason(code: str) -> str | None:
             f"({right / judged:.0%}); a rule is on by default from {MIN_PRECISION:.0%}."
         )
     return None
+
+
+def sarif_precision(code: str, declared: str) -> str:
+    """SARIF's `precision` of the rule `code` (what code scanning shows): its measured class where at
+    least `MIN_JUDGED` findings were judged (very-high from `MIN_PRECISION`, high from 80 %, medium
+    from 50 %, else low), else what its family `declared` from how it decides."""
+    right, wrong = HELD_OUT.get(code, (0, 0))
+    if right + wrong < MIN_JUDGED:
+        return declared
+    share = right / (right + wrong)
+    return next(name for floor, name in _CLASSES if share >= floor)
+
+
+_CLASSES = ((MIN_PRECISION, "very-high"), (0.8, "high"), (0.5, "medium"), (0.0, "low"))

@@ -20,6 +20,7 @@ from mnemolint.paths import dangerous_link
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import BinaryIO
 
     from mnemolint.agents.base import Agent
     from mnemolint.kinds.base import Container, Kind
@@ -135,19 +136,12 @@ class Document:
         self._loaded = True
         limit = self.options["max-file-bytes"]
         try:
-            fd = _open(self.path)
-            if isinstance(fd, str):
-                self.read_error = fd
+            opened = _open_regular(self.path)
+            if isinstance(opened, str):
+                self.read_error = opened
                 return
-            with open(fd, "rb", buffering=0) as handle:
-                refused = dangerous_link(self.path, _opened(fd))  # a linked folder above it
-                if refused:
-                    self.read_error = refused
-                    return
-                info = os.fstat(handle.fileno())
-                if not stat.S_ISREG(info.st_mode):
-                    self.read_error = "not a regular file (a FIFO, device or directory stands at its name)"
-                    return
+            handle, info = opened
+            with handle:
                 size = info.st_size
                 if size > limit:
                     self._too_large, self._size = True, size
@@ -359,16 +353,34 @@ def head(path: str, limit: int = 65_536) -> str | None:
     or None where `Document` would not read it (a dangerous link, not a regular file, an error):
     what discovery reads to tell a file by its content, before any document exists."""
     try:
-        fd = _open(path)
-        if isinstance(fd, str):
+        opened = _open_regular(path)
+        if isinstance(opened, str):
             return None
-        with open(fd, "rb", buffering=0) as handle:
-            if dangerous_link(path, _opened(fd)) or not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                return None
+        with opened[0] as handle:
             data = handle.read(limit) or b""
     except OSError:
         return None
     return data.decode("utf-8", "replace")
+
+
+def _open_regular(path: str) -> tuple[BinaryIO, os.stat_result] | str:
+    """The regular file at `path`, open without blocking, and its `fstat`; or why it is refused: a
+    dangerous link (the file itself, or a linked folder above it), or something other than a
+    regular file standing at its name (a FIFO or device swapped in since the walk saw a file)."""
+    fd = _open(path)
+    if isinstance(fd, str):
+        return fd
+    handle = open(fd, "rb", buffering=0)
+    try:
+        refused = dangerous_link(path, _opened(fd))
+        info = os.fstat(handle.fileno())
+    except BaseException:
+        handle.close()
+        raise
+    if refused or not stat.S_ISREG(info.st_mode):
+        handle.close()
+        return refused or "not a regular file (a FIFO, device or directory stands at its name)"
+    return handle, info
 
 
 def _open(path: str) -> int | str:

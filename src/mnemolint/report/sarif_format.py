@@ -13,6 +13,7 @@ from __future__ import annotations
 from mnemolint import __version__
 from mnemolint.catalog import REPOSITORY, body, page, rule_url, sections
 from mnemolint.model import ERROR, INFO, WARNING, Diagnostic, Fix
+from mnemolint.precision import sarif_precision
 from mnemolint.redact import find_secrets
 from mnemolint.report import ReportOptions, json_stream, repository_root, unicode_out
 from mnemolint.report.fingerprint import SRCROOT, Fingerprints
@@ -91,7 +92,7 @@ def descriptor(rule: Rule, settings: dict) -> dict:
     family = FAMILY_OF[rule.code]
     properties: dict = {
         "tags": [family.tag],
-        "precision": family.precision.get(rule.code, "very-high"),
+        "precision": sarif_precision(rule.code, family.precision.get(rule.code, "very-high")),
         "problem.severity": PROBLEM_SEVERITY[rule.severity],
     }
     if family.security is not None:

@@ -75,7 +75,8 @@ class Rule:
     `preview`: why the rule is not on by default, as measured (its precision on repositories it
     was not tuned on, or how few findings there were to judge); None for a default rule. A
     preview rule runs only with `--preview` or `preview = true`, however it is selected
-    (`selection.in_preview`), as in ruff. Moving a rule out of preview is deleting that line.
+    (`selection.in_preview`), as in ruff. A rule without it is in preview unless measured
+    precise enough (`precision.py`), which is how a rule leaves preview.
     """
 
     __slots__ = (
@@ -140,7 +141,8 @@ class Family:
     `security`, mapping each of its rules to its GitHub security severity (">= 9.0 critical, 7.0
     high, 4.0 medium, else low"; tests/test_families.py fails on a rule without one); other
     families leave it None. `precision` gives the rules that judge rather than
-    measure (SARIF's "very-high" otherwise: the rule counts exactly what the agent counts).
+    measure (SARIF's "very-high" otherwise: the rule counts exactly what the agent counts); a rule
+    measured on held-out repositories gets its measured class instead (`precision.sarif_precision`).
     `sensitive`: its findings exist because of a secret, so SARIF fingerprints the message (the
     masked one: every family's message is redacted before any reporter sees it), not the source line.
     `cites`: words one of which each of its pages' "Why it matters" section names, its source.
