@@ -28,7 +28,11 @@ def _loading(cases: CaseWriter) -> None:
     _case(
         cases,
         "gm01_global_and_project",
-        {"GEMINI.md": "# Project\nMARK-PROJECT\n", "src/GEMINI.md": "MARK-SRC not loaded at start\n"},
+        {
+            "GEMINI.md": "# Project\nMARK-PROJECT\n",
+            "AGENTS.md": "MARK-AGENTS not a name it loads unless told\n",
+            "src/GEMINI.md": "MARK-SRC not loaded at start\n",
+        },
         {".gemini/GEMINI.md": "# Mine\nMARK-GLOBAL\n"},
         git="",
     )
@@ -101,6 +105,7 @@ def _imports(cases: CaseWriter) -> None:
         },
         git="",
     )
+    _case(cases, "gm12_root_imports_itself", {"GEMINI.md": "MARK-ROOT\n@GEMINI.md\n"}, git="")
     _case(
         cases,
         "gm11_global_imports",
@@ -135,6 +140,32 @@ def _settings(cases: CaseWriter) -> None:
         cwd="sub",
         gemini_settings_json='{"context": {"fileName": "AGENTS.md"}}\n',
     )
+
+    _case(  # the settings of the session folder count, not those of the git root above it
+        cases,
+        "gm22_settings_of_session_folder",
+        {
+            ".gemini/settings.json": '{"context": {"fileName": "AGENTS.md"}}\n',
+            "AGENTS.md": "MARK-AGENTS\n",
+            "sub/AGENTS.md": "MARK-SUB-AGENTS\n",
+            "sub/GEMINI.md": "MARK-SUB-GEMINI\n",
+        },
+        git="",
+        cwd="sub",
+    )
+    _case(  # the project's setting over the user's
+        cases,
+        "gm23_project_setting_wins",
+        {**files, ".gemini/settings.json": '{"context": {"fileName": ["AGENTS.md"]}}\n'},
+        git="",
+        gemini_settings_json='{"context": {"fileName": ["ZED.md"]}}\n',
+    )
+    case = cases.new("gm24_same_file_twice", CLIENT, git="")  # GEMINI.md a link to AGENTS.md: sent once
+    write_tree(
+        case / "project",
+        {"AGENTS.md": "MARK-AGENTS\n", ".gemini/settings.json": '{"context": {"fileName": "AGENTS.md"}}\n'},
+    )
+    (case / "project" / "GEMINI.md").symlink_to("AGENTS.md")
 
 
 def _touch(cases: CaseWriter) -> None:
