@@ -128,11 +128,13 @@ _URL = re.compile(r"(?:file|https?)://")
 class Import:
     """One `@path` of a file and what the processor made of it."""
 
-    __slots__ = ("written", "file", "line", "depth", "target", "outcome", "reason")
+    __slots__ = ("written", "file", "line", "column", "depth", "target", "outcome", "reason", "chain")
 
-    def __init__(self, written: str, file: str, line: int, depth: int, target: str, outcome: str, reason: str = ""):
-        self.written, self.file, self.line, self.depth = written, file, line, depth
-        self.target, self.outcome, self.reason = target, outcome, reason
+    def __init__(self, written: str, file: str, at: tuple[int, int], depth: int, target: str, outcome: str, **more):
+        self.written, self.file, (self.line, self.column), self.depth = written, file, at, depth
+        self.target, self.outcome = target, outcome
+        self.reason: str = more.get("reason", "")
+        self.chain: tuple[str, ...] = more.get("chain", ())  # the files from the context file down to `file`
 
     def __repr__(self) -> str:
         return f"<Import @{self.written} {self.outcome} ({self.file}:{self.line})>"
@@ -455,13 +457,31 @@ def _error(code: int, call: str, path: str) -> str:
     return f"{name}: {_NODE_ERRORS.get(code, os.strerror(code).lower())}, {call} '{path}'"
 
 
+def _judge(written: str, target: str, chain: frozenset[str], root: str) -> tuple[str, str]:
+    """What the processor does with an import of `target` (written `written`) on `chain`, in the
+    project `root`: IMPORTED (when it can be read), OUTSIDE, REPEATED or FAILED, and why."""
+    from mnemolint.paths import inside
+
+    if _URL.match(written) or not inside(os.path.realpath(_decoded(target)), root):
+        return OUTSIDE, "Path traversal attempt"
+    if target in chain:
+        return REPEATED, ""
+    try:
+        os.stat(target)
+    except OSError as error:
+        return FAILED, _error(error.errno or errnos.EIO, "access", target)
+    if os.path.isdir(target):
+        return FAILED, "EISDIR: illegal operation on a directory, read"
+    return IMPORTED, ""
+
+
 def expand(path: str, text: str, read: Callable[[str], str | None], depth_limit: int = IMPORT_DEPTH) -> Expanded:
     """What the client makes of context file `path` holding `text`: its imports expanded as its
     processor expands them (the comments it writes included), and each import met. `read(path)`
     gives another file's text, None when mnemolint does not read it."""
     from bisect import bisect_right
 
-    from mnemolint.paths import inside, repository
+    from mnemolint.paths import repository
 
     root = os.path.realpath(repository(os.path.dirname(os.path.abspath(path))))
     met: list[Import] = []
@@ -469,18 +489,23 @@ def expand(path: str, text: str, read: Callable[[str], str | None], depth_limit:
     complete = True
     texts: dict[str, str | None] = {}
 
-    def run(source: str, here: str, base: str, chain: frozenset[str], depth: int) -> str:
+    def run(source: str, here: str, base: str, chain: frozenset[str], path_of: tuple[str, ...], depth: int) -> str:
         nonlocal complete
         found = list(find_imports(source))
         if not found:
             return source
         regions = code_regions(source)
         starts = [m.end() for m in re.finditer("\n", source)]
+
+        def where(at: int) -> tuple[int, int]:
+            line = bisect_right(starts, at)
+            return line + 1, at - (starts[line - 1] if line else 0) + 1
+
         if depth >= depth_limit:
             for start, _end, written in found:
                 if not any(a <= start < b for a, b in regions):
                     target = os.path.normpath(os.path.join(base, written))
-                    met.append(Import(written, here, bisect_right(starts, start) + 1, depth + 1, target, UNEXPANDED))
+                    met.append(Import(written, here, where(start), depth + 1, target, UNEXPANDED, chain=path_of))
             return source
         out: list[str] = []
         last = 0
@@ -490,49 +515,41 @@ def expand(path: str, text: str, read: Callable[[str], str | None], depth_limit:
             if any(a <= start < b for a, b in regions):
                 out.append("@" + written)
                 continue
-            line = bisect_right(starts, start) + 1
-            target = os.path.normpath(os.path.join(base, written))
             if budget["imports"] <= 0 or budget["chars"] <= 0:
                 complete = False
                 out.append("@" + written)
                 continue
             budget["imports"] -= 1
-            if _URL.match(written) or not inside(os.path.realpath(_decoded(target)), root):
-                met.append(Import(written, here, line, depth + 1, target, OUTSIDE, "Path traversal attempt"))
-                out.append(f"<!-- Import failed: {written} - Path traversal attempt -->")
-                continue
-            if target in chain:
-                met.append(Import(written, here, line, depth + 1, target, REPEATED))
-                out.append(f"<!-- File already processed: {written} -->")
-                continue
-            try:
-                os.stat(target)
-            except OSError as error:
-                reason = _error(error.errno or errnos.EIO, "access", target)
-                met.append(Import(written, here, line, depth + 1, target, FAILED, reason))
-                out.append(f"<!-- Import failed: {written} - {reason} -->")
-                continue
-            if os.path.isdir(target):
-                reason = "EISDIR: illegal operation on a directory, read"
-                met.append(Import(written, here, line, depth + 1, target, FAILED, reason))
-                out.append(f"<!-- Import failed: {written} - {reason} -->")
-                continue
-            if target not in texts:
+            target = os.path.normpath(os.path.join(base, written))
+            outcome, reason = _judge(written, target, chain, root)
+            if outcome == IMPORTED and target not in texts:
                 texts[target] = read(target)
-            imported = texts[target]
-            if imported is None:
+            if outcome == IMPORTED and texts[target] is None:
+                outcome = UNREAD
+            met.append(Import(written, here, where(start), depth + 1, target, outcome, reason=reason, chain=path_of))
+            if outcome == IMPORTED:
+                inner = run(
+                    texts[target] or "",
+                    target,
+                    os.path.dirname(target),
+                    chain | {target},
+                    (*path_of, target),
+                    depth + 1,
+                )
+                budget["chars"] -= len(inner)
+                out.append(f"<!-- Imported from: {written} -->\n{inner}\n<!-- End of import from: {written} -->")
+            elif outcome == UNREAD:
                 complete = False
-                met.append(Import(written, here, line, depth + 1, target, UNREAD))
                 out.append("@" + written)
-                continue
-            met.append(Import(written, here, line, depth + 1, target, IMPORTED))
-            inner = run(imported, target, os.path.dirname(target), chain | {target}, depth + 1)
-            budget["chars"] -= len(inner)
-            out.append(f"<!-- Imported from: {written} -->\n{inner}\n<!-- End of import from: {written} -->")
+            elif outcome == REPEATED:
+                out.append(f"<!-- File already processed: {written} -->")
+            else:
+                out.append(f"<!-- Import failed: {written} - {reason} -->")
         out.append(source[last:])
         return "".join(out)
 
-    expanded = run(text, os.path.abspath(path), os.path.dirname(os.path.abspath(path)), frozenset(), 0)
+    top = os.path.abspath(path)
+    expanded = run(text, top, os.path.dirname(top), frozenset(), (top,), 0)
     return Expanded(expanded, met, complete and budget["chars"] > 0)
 
 
