@@ -27,6 +27,7 @@ TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on ev
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
+NAME = "gemini-cli"
 VERSION = "0.61.0"
 PACKAGE = "@google/gemini-cli"
 
@@ -265,7 +266,7 @@ def _identity(path: str) -> tuple[int, int] | None:
     return stat.st_dev, stat.st_ino
 
 
-def _once(paths: list[str], seen: set[tuple[int, int]] | None = None) -> list[str]:
+def once(paths: list[str], seen: set[tuple[int, int]] | None = None) -> list[str]:
     """`paths` less those naming a file met before (by device and inode: a link, a second name)."""
     seen = set() if seen is None else seen
     kept = []
@@ -307,7 +308,7 @@ def project_files(session_dir: str, names: list[str]) -> list[str]:
     """The project's context files a session in `session_dir` sends at the start, in its order."""
     session_dir = os.path.abspath(session_dir)
     ceiling = git_root(session_dir) or session_dir
-    return sorted(_once(_upward(session_dir, ceiling, names)), key=_utf16_key)
+    return sorted(once(_upward(session_dir, ceiling, names)), key=_utf16_key)
 
 
 def touched_files(target: str, session_dir: str, names: list[str], loaded: list[str]) -> list[str]:
@@ -321,7 +322,7 @@ def touched_files(target: str, session_dir: str, names: list[str], loaded: list[
     ceiling = git_root(session_dir) or session_dir
     start = target if os.path.isdir(target) else os.path.dirname(target)
     seen = {identity for identity in map(_identity, loaded) if identity is not None}
-    return _once(_upward(start, ceiling, names), seen)
+    return once(_upward(start, ceiling, names), seen)
 
 
 def _slug(name: str) -> str:
