@@ -8,17 +8,18 @@ from __future__ import annotations
 
 import os
 
-from mnemolint.kinds.instructions import AGENTS_MD, CLAUDE_MD
+from mnemolint.agents import CLAUDE_CODE, WAVE
+from mnemolint.agents.base import Agent
 from mnemolint.kinds.rules import HOMES, RulesDir
 from mnemolint.parse.globs import NEGATED
 from mnemolint.paths import from_home, inside, upwards
-from mnemolint.readers import CLAUDE, WAVE, Reader
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
     from mnemolint.config import Settings
     from mnemolint.parse.document import Document
 
+EXPLAINED = (WAVE, CLAUDE_CODE)  # the agents `explain-rules` shows by default
 OUTSIDE_BASE = "outside the base"  # the file cannot be made relative to the rule's base: no match
 
 
@@ -57,7 +58,7 @@ class Explanation:
         "auto_memory",
     )
 
-    def __init__(self, reader: Reader) -> None:
+    def __init__(self, reader: Agent) -> None:
         self.reader = reader
         self.memory: list[str] = []
         self.always: list[Entry] = []
@@ -107,7 +108,7 @@ def project_root(path: str) -> str:
     return homes[-1] if homes else folder
 
 
-def explain(path: str, root: str, settings: Settings, readers: tuple[Reader, ...], show_all: bool) -> list[Explanation]:
+def explain(path: str, root: str, settings: Settings, readers: tuple[Agent, ...], show_all: bool) -> list[Explanation]:
     """What each of `readers` injects when it reads `path`, in the project at `root`."""
     from mnemolint.discover.walk import discover
 
@@ -164,10 +165,12 @@ def _folders_between(root: str, target: str) -> list[str]:
 def _for_wave(scan: _Scan) -> Explanation:
     """Wave: `AGENTS.md` of the workdir (else `CLAUDE.md`), its four rules dirs in load order with
     later ids replacing earlier ones, and nested `AGENTS.md`/`CLAUDE.md` below the workdir."""
+    from mnemolint.kinds.instructions import session
+
     found = Explanation(WAVE)
     root = scan.root
-    first = _first_existing(root, (AGENTS_MD, CLAUDE_MD))
-    found.memory = [_shown(first, root)] if first else []
+    walk = session(WAVE, root, {}, scan.options)
+    found.memory = [_shown(path, root) for path in walk.start()]
     loaded = [
         rules_dir
         for rules_dir in scan.dirs
@@ -186,9 +189,7 @@ def _for_wave(scan: _Scan) -> Explanation:
             registry[document.rel] = (rules_dir, document)
     for rules_dir, document in registry.values():
         _judge(found, rules_dir, document, scan)
-    found.nested = [
-        _shown(name, root) for folder in scan.chain[1:] if (name := _first_existing(folder, (AGENTS_MD, CLAUDE_MD)))
-    ]
+    found.nested = [_shown(path, root) for path in walk.nested(scan.target)]
     return found
 
 
@@ -196,22 +197,22 @@ def _for_claude(scan: _Scan) -> Explanation:
     """Claude Code: the instruction files of each folder from the file system's root down to the
     one it works in (`AGENTS.md` ones where no `CLAUDE.md` loads at all), those of each folder
     below it down to the file's, and the `.claude/rules` of the folders it works in and the
-    file's, user rules first (kinds/instructions.ClaudeSession)."""
-    from mnemolint.kinds.instructions import ClaudeSession
+    file's, user rules first (agents/claude_code.ClaudeSession)."""
+    from mnemolint.kinds.instructions import session
 
-    found = Explanation(CLAUDE)
+    found = Explanation(CLAUDE_CODE)
     root = scan.root
-    session = ClaudeSession(root, {}, scan.options)
-    found.memory = [_walked(path, root) for path in session.start()]
-    found.nested = [_walked(path, root) for path in session.nested(scan.target)]
+    walk = session(CLAUDE_CODE, root, {}, scan.options)
+    found.memory = [_walked(path, root) for path in walk.start()]
+    found.nested = [_walked(path, root) for path in walk.nested(scan.target)]
     folders = set(scan.chain)
     loaded = [
         rules_dir
         for rules_dir in scan.dirs
-        if CLAUDE in rules_dir.readable_by and (rules_dir.user or rules_dir.base in folders)
+        if CLAUDE_CODE in rules_dir.readable_by and (rules_dir.user or rules_dir.base in folders)
     ]
     for rules_dir in sorted(loaded, key=lambda rules_dir: (not rules_dir.user, rules_dir.path)):
-        lost = rules_dir.unloaded(CLAUDE)
+        lost = rules_dir.unloaded(CLAUDE_CODE)
         for document in rules_dir.rules:
             if document.path in lost:
                 why = f"the dangling link `{lost[document.path]}` drops its directory"
@@ -284,7 +285,7 @@ def _judge(found: Explanation, rules_dir: RulesDir, document: Document, scan: _S
         found.not_applying.append(_entry(rules_dir, document, root, why))
 
 
-def _matching(globs: list, rel: str, reader: Reader) -> str | None:
+def _matching(globs: list, rel: str, reader: Agent) -> str | None:
     """The pattern through which a rule applies to `rel`, as the agent decides it: for Wave any
     pattern alone (a `!x` one applies to what it does not name); for Claude Code gitignore's rules
     (the `ignore` package): each folder on the way, then the file, by the last pattern matching
@@ -308,14 +309,6 @@ def _matching(globs: list, rel: str, reader: Reader) -> str | None:
 
 def _entry(rules_dir: RulesDir, document: Document, root: str, why: str = "") -> Entry:
     return Entry(document.rel, _shown(document.path, root), "user" if rules_dir.user else "project", why)
-
-
-def _first_existing(folder: str, names: tuple[str, ...]) -> str | None:
-    for name in names:
-        path = os.path.join(folder, name)
-        if os.path.isfile(path):
-            return path
-    return None
 
 
 def _shown(path: str, root: str) -> str:

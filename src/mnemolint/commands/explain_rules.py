@@ -35,9 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from mnemolint.agents import by_name
     from mnemolint.commands.common import settings_from_args, working_directory
-    from mnemolint.explain import explain, project_root
-    from mnemolint.readers import BY_NAME, READERS
+    from mnemolint.explain import EXPLAINED, explain, project_root
     from mnemolint.redact import redacted
 
     working_directory()
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     if not os.path.isdir(root):
         raise ConfigError(f"not a directory: {args.root}")
     settings = settings_from_args(args, root)
-    readers = (BY_NAME[args.agent],) if args.agent else READERS
+    readers = (by_name(args.agent),) if args.agent else EXPLAINED
     found = explain(args.file, root, settings, readers, args.all)
     shown = os.path.relpath(os.path.abspath(args.file), root).replace(os.sep, "/")
     if args.output_format == "json":

@@ -76,9 +76,9 @@ def entries(memdir: MemoryDir, options: dict) -> list[Entry]:
     only when it is a non-empty string. Wave (W-IDX memoryIndex.ts:38-85) takes every `.md` file
     but `MEMORY.md`, READMEs too, read with its own frontmatter reader; Claude Code reads the
     frontmatter within the topics' first 30 lines (`agents/claude_code.scan_fields`)."""
+    from mnemolint.agents import WAVE
     from mnemolint.kinds.memory import INDEX_NAME, TYPES
     from mnemolint.parse.document import Document
-    from mnemolint.readers import WAVE
 
     wave = memdir.reader is WAVE
     files = [(topic.rel, topic) for topic in memdir.topics]
