@@ -31,7 +31,8 @@ def found(*args: str, cwd: Path) -> tuple[set[str], str]:
 
 
 def test_the_three_rules_start_in_preview() -> None:
-    assert PREVIEW == {"MEM109", "MEM209", "SEC001"}
+    gemini = {f"GEM00{number}" for number in range(1, 9)}  # new with Gemini CLI: not yet measured elsewhere
+    assert PREVIEW == {"MEM109", "MEM209", "SEC001"} | gemini
 
 
 def test_a_preview_rule_is_off_by_default_and_on_with_preview(tmp_path: Path) -> None:

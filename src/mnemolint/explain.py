@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import os
 
-from mnemolint.agents import CLAUDE_CODE, WAVE
+from mnemolint.agents import CLAUDE_CODE, GEMINI_CLI, WAVE
 from mnemolint.agents.base import Agent
+from mnemolint.agents.gemini_cli import IMPORTED
 from mnemolint.kinds.rules import HOMES, RulesDir
 from mnemolint.parse.globs import NEGATED
 from mnemolint.paths import from_home, inside, upwards
@@ -74,7 +75,7 @@ class Explanation:
         entries = ("always", "applying", "replaced", "lost", "not_applying")
         found: dict[str, object] = {"agent": self.reader.name, "project_memory": self.memory, "nested": self.nested}
         found.update({name: [entry.as_dict() for entry in getattr(self, name)] for name in entries})
-        if self.reader.follows_imports:
+        if self.reader.follows_imports or self.imports:
             found["imports"] = self.imports
         if self.auto_memory is not None:
             found["auto_memory"] = self.auto_memory
@@ -121,7 +122,8 @@ def explain(path: str, root: str, settings: Settings, readers: tuple[Agent, ...]
         show_all,
         settings.options,
     )
-    return [_for_wave(scan) if reader is WAVE else _for_claude(scan) for reader in readers]
+    chosen = {WAVE.name: _for_wave, GEMINI_CLI.name: _for_gemini}
+    return [chosen.get(reader.name, _for_claude)(scan) for reader in readers]
 
 
 class _Scan:
@@ -222,6 +224,32 @@ def _for_claude(scan: _Scan) -> Explanation:
     _imports(found, scan)
     found.auto_memory = _auto_memory(root)
     return found
+
+
+def _for_gemini(scan: _Scan) -> Explanation:
+    """Gemini CLI: its global files and private memory, the project's context files from the
+    session folder up to the git root (sorted by path), those a first read of the file adds,
+    and what their imports bring (kinds/gemini.GeminiSession)."""
+    from mnemolint.kinds.gemini import GeminiSession
+
+    found = Explanation(GEMINI_CLI)
+    root = scan.root
+    session = GeminiSession(root, scan.options)
+    start, touched = session.start(), session.touch(scan.target)
+    found.memory = [_said(entry.path, root) for entry in start if entry.sent is not None]
+    found.nested = [_said(entry.path, root) for entry in touched if entry.sent is not None]
+    for entry in (*start, *touched):
+        brought = (
+            [_said(i.target, root) for i in entry.expanded.imports if i.outcome == IMPORTED] if entry.expanded else []
+        )
+        if brought and entry.sent is not None:
+            found.imports[_said(entry.path, root)] = brought
+    return found
+
+
+def _said(path: str, root: str) -> str:
+    """A file as explain-rules names it: relative to the project, `~/…` in the home folder."""
+    return (None if inside(path, root) else from_home(path)) or _walked(path, root)
 
 
 def _auto_memory(root: str) -> str | None:

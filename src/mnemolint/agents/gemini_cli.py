@@ -21,6 +21,7 @@ import json
 import os
 import re
 
+from mnemolint.agents.base import CLIENT, GIT_ROOT, NO_CAP, ON_TOUCH, Agent, Instructions, Session, Verified
 from mnemolint.parse.textutil import js_trim
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
@@ -123,7 +124,7 @@ _NODE_ERRORS = {
     errnos.ELOOP: "too many symbolic links encountered",
     errnos.ENAMETOOLONG: "name too long",
 }
-_URL = re.compile(r"(?:file|https?)://")
+URL = re.compile(r"(?:file|https?)://")
 
 
 class Import:
@@ -463,7 +464,7 @@ def _judge(written: str, target: str, chain: frozenset[str], root: str) -> tuple
     project `root`: IMPORTED (when it can be read), OUTSIDE, REPEATED or FAILED, and why."""
     from mnemolint.paths import inside
 
-    if _URL.match(written) or not inside(os.path.realpath(_decoded(target)), root):
+    if URL.match(written) or not inside(os.path.realpath(_decoded(target)), root):
         return OUTSIDE, "Path traversal attempt"
     if target in chain:
         return REPEATED, ""
@@ -557,3 +558,40 @@ def expand(path: str, text: str, read: Callable[[str], str | None], depth_limit:
 def block(path: str, sent: str) -> str:
     """How one file's text is framed in the request."""
     return f"--- Context from: {path} ---\n{sent}\n--- End of Context from: {path} ---"
+
+
+class GeminiWalk(Session):
+    """The seam's walk for Gemini CLI (agents/base.Session): the names come from the settings and
+    the start is sorted by path, so the declared fields cannot say it. The core's own session
+    (kinds/gemini.GeminiSession) adds the global files, the private memory and the ignore files."""
+
+    def start(self) -> list[str]:
+        names = context_names(self.folder)
+        return [path for path in project_files(self.folder, names) if self.probe.loads(path)]
+
+    def nested(self, target: str) -> list[str]:
+        names = context_names(self.folder)
+        return [path for path in touched_files(target, self.folder, names, self.start()) if self.probe.loads(path)]
+
+
+AGENT = Agent(
+    NAME,
+    "Gemini CLI",
+    HOME_DIR,
+    verified=Verified(CLIENT, VERSION, f"{PACKAGE} (npm)", "2026-12-02"),
+    facts=FACTS,
+    traces=(f"{HOME_DIR}/", DEFAULT_NAME, IGNORE_FILE),
+    instructions=Instructions(
+        (DEFAULT_NAME,),
+        walk=GIT_ROOT,
+        below=ON_TOUCH,
+        global_files=(f"~/{HOME_DIR}/{DEFAULT_NAME}",),
+        cut=NO_CAP,
+        strips=("surrounding whitespace",),
+        # `imports` stays None: the core follows an `Imports` with Claude Code's processor
+        # (parse/imports.py); Gemini CLI's own is `expand` above, which kinds/gemini.py applies.
+        session=GeminiWalk,
+    ),
+    writes=f"~/{HOME_DIR}/tmp/<project>/memory/{PRIVATE_MEMORY_INDEX}",
+    frontmatter="none",  # a context file is sent as it is, trimmed
+)

@@ -1,4 +1,4 @@
-"""`mnemolint explain-rules FILE [--agent wave|claude-code] [--all]`: what each agent injects when
+"""`mnemolint explain-rules FILE [--agent wave|claude-code|gemini-cli] [--all]`: what each agent injects when
 it reads FILE — project memory, always-on and matching rules, nested instruction files — and
 why, with the rules replaced by a later one and those a dangling link keeps from loading."""
 
@@ -24,7 +24,9 @@ HELP = "show which rules and instruction files an agent injects when it reads FI
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="the file the agent reads (it need not exist)")
-    parser.add_argument("--agent", choices=("wave", "claude-code"), help="only this agent (default: both)")
+    parser.add_argument(
+        "--agent", choices=("wave", "claude-code", "gemini-cli"), help="only this agent (default: Wave and Claude Code)"
+    )
     parser.add_argument("--all", action="store_true", help="also list the conditional rules that do not apply, and why")
     parser.add_argument(
         "--root", metavar="DIR", help="the folder the agent works in (default: the current one when it holds FILE)"

@@ -1,5 +1,6 @@
-"""`mnemolint preview DIR [--agent wave|claude-code|codex]`: what the agent loads from `DIR/MEMORY.md`
-(with `--agent codex`: from the `AGENTS.md` chain of a session in `DIR`).
+"""`mnemolint preview DIR [--agent wave|claude-code|codex|gemini-cli]`: what the agent loads from
+`DIR/MEMORY.md` (with `--agent codex`: from the `AGENTS.md` chain of a session in `DIR`; with
+`--agent gemini-cli`: the context files a session in `DIR` sends).
 
 The loaded part's size, the agent's own warning text when its loader cuts the index (`load.py`),
 the entries it drops by title, and the topics that only those entries
@@ -34,7 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--agent",
         choices=names(),
-        help="default: wave for a dir under .wave/, else claude-code; codex shows the AGENTS.md chain of DIR",
+        help="default: wave for a dir under .wave/, else claude-code; codex shows the AGENTS.md chain of DIR, "
+        "gemini-cli the context files a session in DIR sends",
     )
     parser.add_argument("--output-format", choices=("text", "json"), default="text", help="default: text")
     parser.add_argument(
@@ -190,6 +192,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.agent == "codex":
         return _run_codex(args)
+    if args.agent == "gemini-cli":
+        return _run_gemini(args)
     if args.auto_memory:
         args.directory, args.agent = _auto_memory_of(args.directory), "claude-code"
     directory, settings = memory_dir_settings(args, args.directory)
@@ -245,6 +249,65 @@ def _run_codex(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(describe_codex(facts))
     return EXIT_CLEAN
+
+
+def _run_gemini(args: argparse.Namespace) -> int:
+    """Gemini CLI: the context files a session in DIR sends at the start (kinds/gemini.py)."""
+    from mnemolint.commands.common import directory_argument, settings_from_args
+    from mnemolint.kinds.gemini import GeminiSession
+    from mnemolint.report import display_path
+
+    directory = directory_argument(args.directory)
+    facts = GeminiSession(directory, settings_from_args(args, directory).options).facts()
+    if args.output_format == "json":
+        import json
+
+        shown = {
+            **facts,
+            "directory": display_path(directory),
+            "setting": display_path(facts["setting"]) if facts["setting"] else None,
+            "files": [
+                {
+                    **entry,
+                    "path": display_path(entry["path"]),
+                    "imports": [{**found, "file": display_path(found["file"])} for found in entry["imports"]],
+                }
+                for entry in facts["files"]
+            ],
+        }
+        json.dump(shown, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(describe_gemini(facts))
+    return EXIT_CLEAN
+
+
+def describe_gemini(facts: dict) -> str:
+    """`GeminiSession.facts()` as the text `preview --agent gemini-cli` prints: each file, where it
+    goes, its size as sent, and every import that does not bring its file."""
+    from mnemolint.parse.textutil import visible
+    from mnemolint.report import display_path
+
+    where = display_path(facts["directory"])
+    names = ", ".join(facts["names"])
+    origin = f" (from {display_path(facts['setting'])})" if facts["setting"] else ""
+    lines = [f"Gemini CLI {facts['version']} for a session in {where}: context file names {names}{origin}"]
+    if not facts["files"]:
+        lines.append("  no context file on its way from the git root to the session folder, nor in ~/.gemini/")
+    for entry in facts["files"]:
+        if not entry["read"]:
+            state = "not read by mnemolint (too large, or a link to a sensitive place)"
+        elif entry["sent"] is None:
+            state = "blank: not sent"
+        else:
+            state = f"{entry['bytes']:,} bytes sent" + ("" if entry["complete"] else " (mnemolint stopped expanding)")
+        lines.append(f"  {display_path(entry['path'])} ({entry['kind']}, in the {entry['place']}): {state}")
+        for found in entry["imports"]:
+            if found["outcome"] != "imported":
+                reason = f": {found['reason']}" if found.get("reason") else ""
+                spot = f"{display_path(found['file'])}:{found['line']}"
+                lines.append(f"    {spot} @{visible(found['import'])}: {found['outcome']}{visible(reason)}")
+    return "\n".join(lines) + "\n"
 
 
 def _unread(memdir: MemoryDir) -> str | None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 
 from mnemolint.agents import gemini_cli as gemini
+from mnemolint.agents.base import Agent
 from mnemolint.kinds.base import Kind
 from mnemolint.kinds.gitignore import Ignores
 from mnemolint.parse.document import Document
@@ -24,10 +25,8 @@ from mnemolint.paths import inside, sensitive_place
 SETTINGS_REL = f"{gemini.HOME_DIR}/{gemini.SETTINGS_FILE}"
 
 
-def _reader(document: Document):
-    from mnemolint.agents import by_name
-
-    return by_name(gemini.NAME)
+def _reader(document: Document) -> Agent:
+    return gemini.AGENT
 
 
 SETTINGS = Kind(
@@ -128,10 +127,10 @@ class GeminiSession:
         """Why the client's file tools refuse `path` (a `.geminiignore` or `.gitignore` line), or None."""
         if not inside(path, self.folder):
             return "it is outside the session folder"
-        for ignores in (self._own, self._git):
+        for ignores, own in ((self._own, gemini.IGNORE_FILE), (self._git, None)):
             verdict = ignores.check(path, os.path.isdir(path)) if ignores is not None else None
             if verdict is not None and verdict.ignored and verdict.source is not None:
-                name = os.path.relpath(verdict.source.path, self.folder)
+                name = own or os.path.relpath(verdict.source.path, self.folder)
                 return f"`{verdict.source.pattern}` in {name} (line {verdict.source.line})"
         return None
 
@@ -143,3 +142,35 @@ class GeminiSession:
         sent = [entry.path for entry in self.start()]
         paths = gemini.touched_files(target, self.folder, self.names, sent)
         return [self._loaded(path, "project", TOUCH) for path in paths]
+
+    def facts(self) -> dict:
+        """What `preview --agent gemini-cli` shows: the names, the setting that gave them, and each
+        file sent at the start in the client's order, with what it sends (redacted) and its imports."""
+        from mnemolint.redact import redact
+
+        def shown(entry: Loaded) -> dict:
+            expanded = entry.expanded
+            sent = entry.sent
+            return {
+                "path": entry.path,
+                "kind": entry.kind,
+                "place": "system instruction" if entry.kind != "project" else "first message",
+                "sent": redact(sent) if sent is not None else None,
+                "bytes": len(sent.encode("utf-8", "surrogatepass")) if sent is not None else 0,
+                "read": expanded is not None,
+                "complete": expanded.complete if expanded is not None else False,
+                "imports": [
+                    {"import": found.written, "file": found.file, "line": found.line, "outcome": found.outcome}
+                    | ({"reason": found.reason} if found.reason else {})
+                    for found in (expanded.imports if expanded is not None else ())
+                ],
+            }
+
+        return {
+            "agent": gemini.NAME,
+            "version": gemini.VERSION,
+            "directory": self.folder,
+            "names": self.names,
+            "setting": self.setting[0] if self.setting else None,
+            "files": [shown(entry) for entry in self.start()],
+        }
