@@ -483,13 +483,13 @@ def expand(path: str, text: str, read: Callable[[str], str | None], depth_limit:
     gives another file's text, None when mnemolint does not read it."""
     from bisect import bisect_right
 
-    from mnemolint.paths import repository
-
-    root = os.path.realpath(repository(os.path.dirname(os.path.abspath(path))))
+    folder = os.path.dirname(os.path.abspath(path))
+    root = os.path.realpath(git_root(folder) or folder)
     met: list[Import] = []
     budget = {"chars": MAX_EXPANDED_CHARS, "imports": MAX_IMPORTS}
     complete = True
     texts: dict[str, str | None] = {}
+    judged: dict[str, tuple[str, str]] = {}
 
     def run(source: str, here: str, base: str, chain: frozenset[str], path_of: tuple[str, ...], depth: int) -> str:
         nonlocal complete
@@ -497,7 +497,12 @@ def expand(path: str, text: str, read: Callable[[str], str | None], depth_limit:
         if not found:
             return source
         regions = code_regions(source)
+        opens = [region[0] for region in regions]
         starts = [m.end() for m in re.finditer("\n", source)]
+
+        def in_code(at: int) -> bool:
+            index = bisect_right(opens, at) - 1
+            return index >= 0 and at < regions[index][1]
 
         def where(at: int) -> tuple[int, int]:
             line = bisect_right(starts, at)
@@ -505,7 +510,7 @@ def expand(path: str, text: str, read: Callable[[str], str | None], depth_limit:
 
         if depth >= depth_limit:
             for start, _end, written in found:
-                if not any(a <= start < b for a, b in regions):
+                if not in_code(start):
                     target = os.path.normpath(os.path.join(base, written))
                     met.append(Import(written, here, where(start), depth + 1, target, UNEXPANDED, chain=path_of))
             return source
@@ -514,7 +519,7 @@ def expand(path: str, text: str, read: Callable[[str], str | None], depth_limit:
         for start, end, written in found:
             out.append(source[last:start])
             last = end
-            if any(a <= start < b for a, b in regions):
+            if in_code(start):
                 out.append("@" + written)
                 continue
             if budget["imports"] <= 0 or budget["chars"] <= 0:
@@ -523,7 +528,9 @@ def expand(path: str, text: str, read: Callable[[str], str | None], depth_limit:
                 continue
             budget["imports"] -= 1
             target = os.path.normpath(os.path.join(base, written))
-            outcome, reason = _judge(written, target, chain, root)
+            outcome, reason = judged[target] if target in judged else _judge(written, target, chain, root)
+            if outcome in (FAILED, OUTSIDE):  # the file system's answer: the same wherever it is imported
+                judged[target] = outcome, reason
             if outcome == IMPORTED and target not in texts:
                 texts[target] = read(target)
             if outcome == IMPORTED and texts[target] is None:

@@ -19,12 +19,13 @@ from mnemolint.discover.tree import Tree
 from mnemolint.kinds.gemini import SETTINGS_REL, GeminiSession, Loaded
 from mnemolint.model import ERROR, INFO, WARNING, Hit
 from mnemolint.parse.document import Document
-from mnemolint.paths import dangerous_link, inside, repository, sensitive_place
+from mnemolint.paths import dangerous_link, inside, sensitive_place
 from mnemolint.rules.base import TREE, Family, rule
 
 CLIENT = f"Gemini CLI {gemini.VERSION}"
 PREVIEW = "measured on the 19 recorded Gemini CLI 0.61.0 cases only, not yet on held-out repositories"
 AGENTS_MD = "AGENTS.md"
+TRAILING = ".,:;!?)"  # punctuation a sentence puts after a path, which the path then takes in
 
 
 class Context:
@@ -98,18 +99,22 @@ def import_not_found(tree: Tree, options: dict) -> Iterator[Hit]:
     context = _context(tree)
     for found in context.imports(tree, (gemini.FAILED,)) if context else ():
         what = "is a folder" if os.path.isdir(found.target) else "does not exist"
-        mention = (
-            ""
-            if "/" in found.written or "." in found.written
-            else (
+        stem = found.written.rstrip(TRAILING)
+        meant = found.target[: len(found.target) - (len(found.written) - len(stem))]
+        if stem != found.written and stem and os.path.isfile(meant):
+            mark = found.written[len(stem) :]
+            hint = f" `{stem}` exists: the `{mark}` after it is part of the path; put a space before it."
+        elif "/" in found.written or "." in found.written:
+            hint = ""
+        else:
+            hint = (
                 f" If `@{found.written}` is a mention, write it in backticks or without the `@` at the start of a word."
             )
-        )
         yield _hit(
             found,
             f"`@{found.written}` reads as an import of `{_shown(found.target, tree)}`, which {what}: {CLIENT} "
             f"sends a note that the import failed in its place, so the model gets neither the file nor the "
-            f"text `@{found.written}`.{mention}",
+            f"text `@{found.written}`.{hint}",
         )
 
 
@@ -125,7 +130,7 @@ def import_outside_project(tree: Tree, options: dict) -> Iterator[Hit]:
     context = _context(tree)
     for found in context.imports(tree, (gemini.OUTSIDE,)) if context else ():
         top = found.chain[0] if found.chain else found.file
-        root = repository(os.path.dirname(top))
+        root = gemini.git_root(os.path.dirname(top)) or os.path.dirname(top)
         shown = _shown(root, tree)
         if gemini.URL.match(found.written):
             where = "is an URL, which it never imports"
