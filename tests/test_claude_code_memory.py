@@ -345,3 +345,18 @@ def test_every_fact_names_the_version_and_a_case_that_exists(tmp_path: Path) -> 
     assert len(memory) > 10 and all(hasattr(cc, fact) for fact in cc.VERIFIED)
     assert memory <= set(written) | SHARED_CASES, memory - set(written) - SHARED_CASES
 
+
+def test_project_settings_are_never_read_through_a_link_to_a_sensitive_place(tmp_path: Path) -> None:
+    """A project's `.claude` linked into a `.git` folder (whose `config` can hold credentials) is not
+    read for its settings, as no command reads through such a link; a link to an ordinary folder is
+    followed, as the client follows it."""
+    home = tmp_path / "home"
+    env = {"HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude")}
+    settings = json.dumps({"autoMemoryEnabled": False})
+    write_tree(tmp_path, {"vault/.git/claude/settings.json": settings, "shared/claude/settings.json": settings})
+    hidden = write_tree(tmp_path / "hidden", {"CLAUDE.md": "x\n"})
+    (hidden / ".claude").symlink_to(tmp_path / "vault" / ".git" / "claude")
+    assert cc.auto_memory_off(str(hidden), env) is None  # nothing read there: on, the default
+    shared = write_tree(tmp_path / "linked", {"CLAUDE.md": "x\n"})
+    (shared / ".claude").symlink_to(tmp_path / "shared" / "claude")
+    assert "autoMemoryEnabled: false" in (cc.auto_memory_off(str(shared), env) or "")

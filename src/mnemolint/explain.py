@@ -1,15 +1,15 @@
 """What an agent injects when it reads one file: `mnemolint explain-rules` (path rules and nested
 memory). The same kinds, readings and matchers as the WAV rules, asked the other way round: not
 "does this glob match anything" but "what does this file bring into context, and why". What
-Claude Code loads is its reader profile's (agents/claude_code.py, kinds/instructions.ClaudeSession).
+an agent loads is its profile's (agents/: its `Session`, its `RulesDirs`).
 """
 
 from __future__ import annotations
 
 import os
 
-from mnemolint.agents import CLAUDE_CODE, GEMINI_CLI, WAVE
-from mnemolint.agents.base import Agent
+from mnemolint.agents import CLAUDE_CODE, GEMINI_CLI, WAVE, wave
+from mnemolint.agents.base import DROPS_FOLDER, Agent
 from mnemolint.agents.gemini_cli import IMPORTED
 from mnemolint.kinds.rules import HOMES, RulesDir
 from mnemolint.parse.globs import NEGATED
@@ -17,6 +17,7 @@ from mnemolint.paths import from_home, inside, upwards
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
+    from mnemolint.agents.base import RulesDirs
     from mnemolint.config import Settings
     from mnemolint.parse.document import Document
 
@@ -89,7 +90,7 @@ def project_root(path: str) -> str:
     that work tree's top; else the outermost folder above `path` holding `.wave` or `.claude`,
     or its own folder."""
     absolute = os.path.abspath(path)
-    marker = os.sep + os.path.join(".wave", "worktrees") + os.sep
+    marker = os.sep + os.path.join(*wave.WORKTREES.split("/")) + os.sep
     if marker in absolute:
         return absolute.split(marker, 1)[0]
     folder = absolute if os.path.isdir(absolute) else os.path.dirname(absolute)
@@ -122,8 +123,7 @@ def explain(path: str, root: str, settings: Settings, readers: tuple[Agent, ...]
         show_all,
         settings.options,
     )
-    chosen = {WAVE.name: _for_wave, GEMINI_CLI.name: _for_gemini}
-    return [chosen.get(reader.name, _for_claude)(scan) for reader in readers]
+    return [_for(reader, scan) for reader in readers]
 
 
 class _Scan:
@@ -164,72 +164,34 @@ def _folders_between(root: str, target: str) -> list[str]:
     return [root] + [os.path.join(root, *parts[: index + 1]) for index in range(len(parts))]
 
 
-def _for_wave(scan: _Scan) -> Explanation:
-    """Wave: `AGENTS.md` of the workdir (else `CLAUDE.md`), its four rules dirs in load order with
-    later ids replacing earlier ones, and nested `AGENTS.md`/`CLAUDE.md` below the workdir."""
+def _for(agent: Agent, scan: _Scan) -> Explanation:
+    """What `agent` injects, from its profile: its session's instruction files at the start and
+    those below the session folder down to the file's (`Session.start`, `Session.nested`; Claude
+    Code's walks from the file system's root, `AGENTS.md` where no `CLAUDE.md` loads at all), its
+    rules dirs (`_rules`), what the loaded files import, and the auto memory it keeps."""
     from mnemolint.kinds.instructions import session
 
-    found = Explanation(WAVE)
+    if agent is GEMINI_CLI:  # its own import processor, global files and ignore files: kinds/gemini.py
+        return _for_gemini(scan)
+    found = Explanation(agent)
     root = scan.root
-    walk = session(WAVE, root, {}, scan.options)
-    found.memory = [_shown(path, root) for path in walk.start()]
-    loaded = [
-        rules_dir
-        for rules_dir in scan.dirs
-        if WAVE in rules_dir.readable_by and (rules_dir.user or rules_dir.base == root)
-    ]
-    registry: dict[str, tuple[RulesDir, Document]] = {}
-    for rules_dir in sorted(loaded, key=lambda rules_dir: rules_dir.order):
-        lost = rules_dir.unloaded(WAVE)
-        for document in rules_dir.rules:
-            if document.path in lost:
-                found.lost.append(_entry(rules_dir, document, root, f"after the dangling link `{lost[document.path]}`"))
-                continue
-            if document.rel in registry:
-                earlier_dir, earlier = registry[document.rel]
-                found.replaced.append(_entry(earlier_dir, earlier, root, f"replaced by {_shown(document.path, root)}"))
-            registry[document.rel] = (rules_dir, document)
-    for rules_dir, document in registry.values():
-        _judge(found, rules_dir, document, scan)
-    found.nested = [_shown(path, root) for path in walk.nested(scan.target)]
-    return found
-
-
-def _for_claude(scan: _Scan) -> Explanation:
-    """Claude Code: the instruction files of each folder from the file system's root down to the
-    one it works in (`AGENTS.md` ones where no `CLAUDE.md` loads at all), those of each folder
-    below it down to the file's, and the `.claude/rules` of the folders it works in and the
-    file's, user rules first (agents/claude_code.ClaudeSession)."""
-    from mnemolint.kinds.instructions import session
-
-    found = Explanation(CLAUDE_CODE)
-    root = scan.root
-    walk = session(CLAUDE_CODE, root, {}, scan.options)
-    found.memory = [_walked(path, root) for path in walk.start()]
-    found.nested = [_walked(path, root) for path in walk.nested(scan.target)]
-    folders = set(scan.chain)
-    loaded = [
-        rules_dir
-        for rules_dir in scan.dirs
-        if CLAUDE_CODE in rules_dir.readable_by and (rules_dir.user or rules_dir.base in folders)
-    ]
-    for rules_dir in sorted(loaded, key=lambda rules_dir: (not rules_dir.user, rules_dir.path)):
-        lost = rules_dir.unloaded(CLAUDE_CODE)
-        for document in rules_dir.rules:
-            if document.path in lost:
-                why = f"the dangling link `{lost[document.path]}` drops its directory"
-                found.lost.append(_entry(rules_dir, document, root, why))
-            else:
-                _judge(found, rules_dir, document, scan)
-    _imports(found, scan)
-    found.auto_memory = _auto_memory(root)
+    if agent.instructions is not None:
+        walk = session(agent, root, {}, scan.options)
+        found.memory = [_walked(path, root) for path in walk.start()]
+        found.nested = [_walked(path, root) for path in walk.nested(scan.target)]
+    if agent.rules is not None:
+        _rules(found, agent.rules, scan)
+    if agent.follows_imports:
+        _imports(found, scan)
+    if agent.auto_memory is not None:
+        found.auto_memory = _auto_memory(agent, root)
     return found
 
 
 def _for_gemini(scan: _Scan) -> Explanation:
     """Gemini CLI: its global files and private memory, the project's context files from the
-    session folder up to the git root (sorted by path), those a first read of the file adds,
-    and what their imports bring (kinds/gemini.GeminiSession)."""
+    session folder up to the git root (sorted by path), those a first read of the file adds
+    unless its tools refuse the file, and what their imports bring (kinds/gemini.GeminiSession)."""
     from mnemolint.kinds.gemini import GeminiSession
 
     found = Explanation(GEMINI_CLI)
@@ -239,11 +201,10 @@ def _for_gemini(scan: _Scan) -> Explanation:
     found.memory = [_said(entry.path, root) for entry in start if entry.sent is not None]
     found.nested = [_said(entry.path, root) for entry in touched if entry.sent is not None]
     for entry in (*start, *touched):
-        brought = (
-            [_said(i.target, root) for i in entry.expanded.imports if i.outcome == IMPORTED] if entry.expanded else []
-        )
-        if brought and entry.sent is not None:
-            found.imports[_said(entry.path, root)] = brought
+        if entry.expanded is not None and entry.sent is not None:
+            brought = [_said(found.target, root) for found in entry.expanded.imports if found.outcome == IMPORTED]
+            if brought:
+                found.imports[_said(entry.path, root)] = brought
     return found
 
 
@@ -252,15 +213,49 @@ def _said(path: str, root: str) -> str:
     return (None if inside(path, root) else from_home(path)) or _walked(path, root)
 
 
-def _auto_memory(root: str) -> str | None:
-    """Where Claude Code keeps the auto memory of a session in `root` (its `MEMORY.md` loads in
-    every session), said with `~` for the home folder, or why it is off; None when there is none."""
-    from mnemolint.agents.claude_code import auto_memory_dir, auto_memory_off
+def _rules(found: Explanation, rules: RulesDirs, scan: _Scan) -> None:
+    """The rules dirs the agent loads (the user's, and the session folder's or, where it enters
+    folders, each folder's down to the file's), in its load order; where a later rule with the
+    same id replaces an earlier one (Wave), the earlier is listed as replaced."""
+    agent, root = found.reader, scan.root
+    folders = set(scan.chain) if rules.entered else {root}
+    loaded = [
+        rules_dir
+        for rules_dir in scan.dirs
+        if agent in rules_dir.readable_by and (rules_dir.user or rules_dir.base in folders)
+    ]
+    order = (lambda each: each.order) if rules.replaces else (lambda each: (not each.user, each.path))
+    registry: dict[str, tuple[RulesDir, Document]] = {}
+    for rules_dir in sorted(loaded, key=order):
+        lost = rules_dir.unloaded(agent)
+        for document in rules_dir.rules:
+            if document.path in lost:
+                link = lost[document.path]
+                why = (
+                    f"the dangling link `{link}` drops its directory"
+                    if rules.dangling == DROPS_FOLDER
+                    else f"after the dangling link `{link}`"
+                )
+                found.lost.append(_entry(rules_dir, document, root, why))
+            elif not rules.replaces:
+                _judge(found, rules_dir, document, scan)
+            else:
+                if document.rel in registry:
+                    earlier_dir, earlier = registry[document.rel]
+                    why = f"replaced by {_shown(document.path, root)}"
+                    found.replaced.append(_entry(earlier_dir, earlier, root, why))
+                registry[document.rel] = (rules_dir, document)
+    for rules_dir, document in registry.values():
+        _judge(found, rules_dir, document, scan)
 
-    folder = auto_memory_dir(root)
+
+def _auto_memory(agent: Agent, root: str) -> str | None:
+    """Where the agent keeps the auto memory of a session in `root` (its `MEMORY.md` loads in
+    every session), said with `~` for the home folder, or why it is off; None when there is none."""
+    assert agent.auto_memory is not None
+    folder, off = agent.auto_memory(root)
     if not os.path.isdir(folder):
         return None
-    off = auto_memory_off(root)
     if off:
         return f"off: {off}"
     return from_home(folder) or folder
@@ -271,12 +266,12 @@ def _imports(found: Explanation, scan: _Scan) -> None:
     them (parse/imports.py): depth first, each once, 4 levels deep, nothing outside the folder the
     session works in unless the user approved external imports for the project (then the home
     folder and the rest too); a sensitive target is never read either way."""
-    from mnemolint.agents.claude_code import external_imports_approved
     from mnemolint.parse.document import Document
     from mnemolint.parse.imports import Memo, expand
 
     root = scan.root
-    approved = external_imports_approved(root)
+    imports = found.reader.instructions.imports  # type: ignore[union-attr]
+    approved = imports is not None and imports.approved is not None and imports.approved(root)
     within, home = (os.path.sep, os.path.expanduser("~")) if approved else (root, None)
     memo = Memo(scan.options)
     loaded = [*found.memory, *found.nested, *(entry.path for entry in (*found.always, *found.applying))]
@@ -318,7 +313,7 @@ def _matching(globs: list, rel: str, reader: Agent) -> str | None:
     pattern alone (a `!x` one applies to what it does not name); for Claude Code gitignore's rules
     (the `ignore` package): each folder on the way, then the file, by the last pattern matching
     it, and a file below a matched folder is matched whatever a later `!` says."""
-    if reader is WAVE:
+    if reader.glob_style == "minimatch":
         for glob in globs:
             if glob.problem is None and glob.matches(rel):
                 return glob.written

@@ -48,6 +48,10 @@ NOT_BELOW = "none"
 STOPS_SCAN = "stops scan"  # the scan of that folder stops there: the entries after it by name are lost
 DROPS_FOLDER = "drops folder"  # every rule of that folder level, subfolders included, is lost
 
+# How an agent's post-write hook takes a reminder (`Agent.hook_reply`).
+STDERR_EXIT = "stderr, exit 2"
+CONTEXT = "JSON additionalContext"
+
 # How an agent cuts what is too large (`Instructions.cut`).
 SKIPS_WHOLE = "skips whole"  # a file over `max_bytes` loads nothing, without a word
 CHAIN_BUDGET = "chain budget"  # the files share `max_bytes`, root first; the last one read is cut at a byte
@@ -76,16 +80,25 @@ class Verified:
 class Imports:
     """How an agent's instruction files pull in other files: the `syntax` (`@path`), how many
     nested levels below the file loaded it follows (`depth`), what an import may reach without the
-    user's approval (`within`: SESSION, GIT_ROOT or FILESYSTEM_ROOT) and which files it reads
-    (`reads(path)`: a text file, say; None: any)."""
+    user's approval (`within`: SESSION, GIT_ROOT or FILESYSTEM_ROOT), which files it reads
+    (`reads(path)`: a text file, say; None: any) and whether the user approved imports from
+    further out for a session folder (`approved(folder)`; None: no such approval)."""
 
-    __slots__ = ("syntax", "depth", "within", "reads")
+    __slots__ = ("syntax", "depth", "within", "reads", "approved")
 
-    def __init__(self, syntax: str, depth: int, within: str, reads: Callable[[str], bool] | None = None) -> None:
+    def __init__(
+        self,
+        syntax: str,
+        depth: int,
+        within: str,
+        reads: Callable[[str], bool] | None = None,
+        approved: Callable[[str], bool] | None = None,
+    ) -> None:
         self.syntax = syntax
         self.depth = depth
         self.within = within
         self.reads = reads
+        self.approved = approved
 
 
 class Probe(Protocol):
@@ -160,6 +173,29 @@ class Session:
         return [path for place in places for path in self.files_of(place, nested=True)]
 
 
+class Part:
+    """What an agent keeps of one instruction file it loads (`Instructions.load`): `size` its
+    bytes, `kept` the bytes it reads (all of them unless its cap ran out), `budget` what was left
+    of the cap when it came to this file, `split` whether the cut falls inside a UTF-8 character
+    (shown as U+FFFD), `empty` whether the kept text is blank (it then takes no budget and joins
+    nothing), `blank` whether the whole file is, so that cutting it loses nothing."""
+
+    __slots__ = ("path", "size", "kept", "budget", "split", "empty", "blank")
+
+    def __init__(self, path: str, size: int, kept: int, budget: int, split: bool, empty: bool, blank: bool) -> None:
+        self.path = path
+        self.size = size
+        self.kept = kept
+        self.budget = budget
+        self.split = split
+        self.empty = empty
+        self.blank = blank
+
+    @property
+    def cut(self) -> bool:
+        return self.kept < self.size
+
+
 class Instructions:
     """Where an agent finds its instruction files and what it keeps of them.
 
@@ -171,7 +207,10 @@ class Instructions:
     (FILESYSTEM_ROOT, GIT_ROOT or SESSION; ON_TOUCH or NOT_BELOW); `max_bytes` and `cut`: its cap
     and how it cuts (SKIPS_WHOLE, CHAIN_BUDGET, NO_CAP); `strips`: what it removes before it
     counts or sends; `imports`; `session`: the walk (`Session`, or a subclass for an order the
-    fields cannot say)."""
+    fields cannot say); for `preview --agent`: `load(files, max_bytes)` what it keeps of the files
+    a session loads (`[(path, bytes)]` root first → `([Part], text)`), `describe(facts, shown,
+    visible)` the text of those facts (mnemolint/preview.py), `max_bytes_option` the option that
+    overrides `max_bytes`."""
 
     __slots__ = (
         "names",
@@ -185,6 +224,9 @@ class Instructions:
         "strips",
         "imports",
         "session",
+        "load",
+        "describe",
+        "max_bytes_option",
     )
 
     def __init__(
@@ -201,6 +243,9 @@ class Instructions:
         strips: tuple[str, ...] = (),
         imports: Imports | None = None,
         session: type[Session] = Session,
+        load: Callable[[list[tuple[str, bytes]], int], tuple[list[Part], str]] | None = None,
+        describe: Callable[[dict, Callable[[str], str], Callable[[str], str]], str] | None = None,
+        max_bytes_option: str | None = None,
     ) -> None:
         self.names = names
         self.fallback = fallback
@@ -213,6 +258,9 @@ class Instructions:
         self.strips = strips
         self.imports = imports
         self.session = session
+        self.load = load
+        self.describe = describe
+        self.max_bytes_option = max_bytes_option
 
     @property
     def every_name(self) -> tuple[str, ...]:
@@ -224,15 +272,27 @@ class RulesDirs:
     load order, also read from the user's home (before the project's) when `user`; `key` the
     frontmatter field that scopes a rule (`paths`); `glob_style` how it matches its globs
     (`minimatch` or `gitignore`, parse/globs.py); `dangling` what a dangling link in one costs
-    (STOPS_SCAN or DROPS_FOLDER)."""
+    (STOPS_SCAN or DROPS_FOLDER); `entered`: it reads the rules folders of each folder it enters
+    down to a file it reads, not only the session folder's; `replaces`: a rule loaded later with the
+    same id (its path in its rules folder) replaces an earlier one."""
 
-    __slots__ = ("folders", "user", "key", "glob_style", "dangling")
+    __slots__ = ("folders", "user", "key", "glob_style", "dangling", "entered", "replaces")
 
     def __init__(
-        self, folders: tuple[str, ...], glob_style: str, dangling: str, key: str = "paths", user: bool = True
+        self,
+        folders: tuple[str, ...],
+        glob_style: str,
+        dangling: str,
+        *,
+        entered: bool,
+        replaces: bool,
+        key: str = "paths",
+        user: bool = True,
     ) -> None:
         self.folders = folders
         self.dangling = dangling
+        self.entered = entered
+        self.replaces = replaces
         self.user = user
         self.key = key
         self.glob_style = glob_style
@@ -277,13 +337,37 @@ class Cut:
         self.dropped = dropped
         self.max_lines, self.max_chars = caps
 
+    def reason(self, size: str, limit: str) -> str:
+        """Why the index was cut, as both agents word it: over its characters (`size`, `limit` as the
+        agent says them), over its lines, or both."""
+        if self.over_chars and not self.over_lines:
+            return f"{size} (limit: {limit}) \u2014 index entries are too long"
+        if self.over_lines and not self.over_chars:
+            return f"{self.lines} lines (limit: {self.max_lines})"
+        return f"{self.lines} lines and {size}"
+
 
 class Memory:
     """The memory dir an agent loads: its index file `index` (`MEMORY.md`) cut to `max_lines` and
     `max_chars` (UTF-16 units), with `strips` removed first (load.py); `warning(cut)` is the
-    line the agent quotes from what it dropped and the warning text it appends, its own words."""
+    line the agent quotes from what it dropped and the warning text it appends, its own words.
+    Its memory scan (the manifest it is seeded with, `manifest`): `scan(text, max_depth)` the
+    fields it takes from a topic, `scans_every_md` whether it lists every `.md` file of the dir
+    but the index (READMEs too), not only the topics. `counted(text)` the text it counts (None: the
+    file as it is), `strips` what that removes, in words; `shows_size(chars)` how its warning says a
+    size (Claude Code's `12.3KB`; None: in characters)."""
 
-    __slots__ = ("index", "max_lines", "max_chars", "strips", "warning")
+    __slots__ = (
+        "index",
+        "max_lines",
+        "max_chars",
+        "strips",
+        "warning",
+        "scan",
+        "scans_every_md",
+        "counted",
+        "shows_size",
+    )
 
     def __init__(
         self,
@@ -291,12 +375,21 @@ class Memory:
         max_lines: int,
         max_chars: int,
         warning: Callable[[Cut], tuple[str, str]],
+        scan: Callable[[str, int], dict],
+        *,
+        scans_every_md: bool = False,
+        counted: Callable[[str], str] | None = None,
+        shows_size: Callable[[int], str] | None = None,
         strips: tuple[str, ...] = (),
     ) -> None:
         self.index = index
         self.max_lines = max_lines
         self.max_chars = max_chars
         self.warning = warning
+        self.scan = scan
+        self.scans_every_md = scans_every_md
+        self.counted = counted
+        self.shows_size = shows_size
         self.strips = strips
 
 
@@ -314,7 +407,10 @@ class Agent:
 
     What it reads: `instructions`, `rules` and `memory` (None where it has no such thing); `writes`
     where it writes memory of its own accord, as users are told it (`~/.claude/projects/<project>/memory/`,
-    None for nowhere); how it
+    None for nowhere), and `auto_memory(session_folder)` the folder of the memory it keeps for a
+    session there and why it is off (None: on), for an agent that keeps one per project; `hook_reply`
+    how its post-write hook takes a reminder (STDERR_EXIT: on stderr with exit code 2; CONTEXT: as
+    JSON `additionalContext` on stdout; None: it runs no such hook); how it
     reads a file: `frontmatter` (`yaml`, `own lines` for a hand-written reader that differs from
     YAML: parse/wave_frontmatter.py, or `none`) and `fields(text, max_depth)`, the fields and body it
     takes from a file (None: it takes none; `api.read`), `reads_metadata_block` (a field nested
@@ -335,6 +431,8 @@ class Agent:
         "rules",
         "memory",
         "writes",
+        "auto_memory",
+        "hook_reply",
         "frontmatter",
         "fields",
         "reads_metadata_block",
@@ -355,6 +453,8 @@ class Agent:
         rules: RulesDirs | None = None,
         memory: Memory | None = None,
         writes: str | None = None,
+        auto_memory: Callable[[str], tuple[str, str | None]] | None = None,
+        hook_reply: str | None = None,
         frontmatter: str = "yaml",
         fields: Callable[[str, int], tuple[dict, str]] | None = None,
         reads_metadata_block: bool = False,
@@ -371,6 +471,8 @@ class Agent:
         self.rules = rules
         self.memory = memory
         self.writes = writes
+        self.auto_memory = auto_memory
+        self.hook_reply = hook_reply
         self.frontmatter = frontmatter
         self.fields = fields
         self.reads_metadata_block = reads_metadata_block
@@ -381,7 +483,7 @@ class Agent:
     def strips_index_markup(self) -> bool:
         """It removes the frontmatter and block-level HTML comments of `MEMORY.md` before it counts
         the load caps (load.py)."""
-        return self.memory is not None and bool(self.memory.strips)
+        return self.memory is not None and self.memory.counted is not None
 
     @property
     def glob_style(self) -> str:
@@ -411,6 +513,8 @@ class Agent:
             rules=self.rules,
             memory=memory,
             writes=writes,
+            auto_memory=self.auto_memory,
+            hook_reply=self.hook_reply,
             frontmatter=self.frontmatter,
             fields=self.fields,
             reads_metadata_block=self.reads_metadata_block,

@@ -1,4 +1,4 @@
-"""`mnemolint explain-rules FILE [--agent wave|claude-code|gemini-cli] [--all]`: what each agent injects when
+"""`mnemolint explain-rules FILE [--agent NAME] [--all]`: what each agent injects when
 it reads FILE — project memory, always-on and matching rules, nested instruction files — and
 why, with the rules replaced by a later one and those a dangling link keeps from loading."""
 
@@ -8,6 +8,7 @@ import json
 import os
 import sys
 
+from mnemolint.agents import names
 from mnemolint.commands import EXIT_CLEAN
 from mnemolint.commands.common import add_config_argument, add_user_rules_argument
 from mnemolint.errors import ConfigError
@@ -24,9 +25,7 @@ HELP = "show which rules and instruction files an agent injects when it reads FI
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="the file the agent reads (it need not exist)")
-    parser.add_argument(
-        "--agent", choices=("wave", "claude-code", "gemini-cli"), help="only this agent (default: Wave and Claude Code)"
-    )
+    parser.add_argument("--agent", choices=names(), help="only this agent (default: wave and claude-code)")
     parser.add_argument("--all", action="store_true", help="also list the conditional rules that do not apply, and why")
     parser.add_argument(
         "--root", metavar="DIR", help="the folder the agent works in (default: the current one when it holds FILE)"
@@ -80,7 +79,7 @@ def _text(found: Explanation, shown: str, show_all: bool) -> str:
     if show_all:
         sections.append(("Conditional rules that do not apply", [_entry(entry) for entry in found.not_applying]))
     for title, items in sections:
-        if items or title.startswith(("Always", "Conditional rules that apply")):
+        if items or (found.reader.rules is not None and title.startswith(("Always", "Conditional rules that apply"))):
             lines.append(f"  {title}:")
             lines.extend(f"    {visible(item)}" for item in items or ["(none)"])
     return "\n".join(lines) + "\n"
