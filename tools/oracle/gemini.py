@@ -182,7 +182,7 @@ def imports_in(text: str, session: Session) -> list[dict[str, str]]:
 
 def fixture(session: Session, capture: Path, version: str) -> dict[str, object]:
     """The fixture of one recorded Gemini CLI case (see the module's docstring)."""
-    from extract import MARKER, _compress, counts, requests
+    from extract import MARKER, _compress, about, counts, requests
 
     files: list[dict[str, object]] = []
     seen: set[tuple[str, str]] = set()
@@ -215,14 +215,7 @@ def fixture(session: Session, capture: Path, version: str) -> dict[str, object]:
                 outside = BLOCK.sub("\n", text)
             elsewhere.update(MARKER.findall(outside))
     return {
-        "case": session.name,
-        "client": session.client,
-        "client_version": version,
-        "session": {
-            "cwd": session.placeholder(str(session.cwd)),
-            "git": (session.case / "git").exists(),
-            "reads": session.reads,
-        },
+        **about(session, version),
         "files": files,
         "save_memory_tool": save_memory,
         "markers_elsewhere": _compress(elsewhere),

@@ -75,6 +75,12 @@ def _context(tree: Tree) -> Context | None:
     return tree.derived("gemini context", Context)
 
 
+def _met(tree: Tree, *outcomes: str) -> Iterator[gemini.Import]:
+    """The imports of these outcomes in the files a session loads (none where Gemini CLI is not used)."""
+    context = _context(tree)
+    return context.imports(tree, outcomes) if context else iter(())
+
+
 def _shown(path: str, tree: Tree) -> str:
     return os.path.relpath(path, tree.root).replace(os.sep, "/")
 
@@ -96,8 +102,7 @@ def _chain(found: gemini.Import, tree: Tree) -> str:
     preview=PREVIEW,
 )
 def import_not_found(tree: Tree, options: dict) -> Iterator[Hit]:
-    context = _context(tree)
-    for found in context.imports(tree, (gemini.FAILED,)) if context else ():
+    for found in _met(tree, gemini.FAILED):
         what = "is a folder" if os.path.isdir(found.target) else "does not exist"
         stem = found.written.rstrip(TRAILING)
         meant = found.target[: len(found.target) - (len(found.written) - len(stem))]
@@ -127,8 +132,7 @@ def import_not_found(tree: Tree, options: dict) -> Iterator[Hit]:
     preview=PREVIEW,
 )
 def import_outside_project(tree: Tree, options: dict) -> Iterator[Hit]:
-    context = _context(tree)
-    for found in context.imports(tree, (gemini.OUTSIDE,)) if context else ():
+    for found in _met(tree, gemini.OUTSIDE):
         top = found.chain[0] if found.chain else found.file
         root = gemini.git_root(os.path.dirname(top)) or os.path.dirname(top)
         shown = _shown(root, tree)
@@ -157,8 +161,7 @@ def import_outside_project(tree: Tree, options: dict) -> Iterator[Hit]:
     preview=PREVIEW,
 )
 def import_too_deep(tree: Tree, options: dict) -> Iterator[Hit]:
-    context = _context(tree)
-    for found in context.imports(tree, (gemini.UNEXPANDED,)) if context else ():
+    for found in _met(tree, gemini.UNEXPANDED):
         yield _hit(
             found,
             f"`@{found.written}` would be import level {found.depth} ({_chain(found, tree)}): {CLIENT} expands "
@@ -176,8 +179,7 @@ def import_too_deep(tree: Tree, options: dict) -> Iterator[Hit]:
     preview=PREVIEW,
 )
 def import_cycle(tree: Tree, options: dict) -> Iterator[Hit]:
-    context = _context(tree)
-    for found in context.imports(tree, (gemini.REPEATED,)) if context else ():
+    for found in _met(tree, gemini.REPEATED):
         loop = found.chain[found.chain.index(found.target) :] if found.target in found.chain else found.chain
         shown = " → ".join(_shown(step, tree) for step in (*loop, found.target))
         yield _hit(
@@ -196,8 +198,7 @@ def import_cycle(tree: Tree, options: dict) -> Iterator[Hit]:
     preview=PREVIEW,
 )
 def import_sensitive(tree: Tree, options: dict) -> Iterator[Hit]:
-    context = _context(tree)
-    for found in context.imports(tree, (gemini.UNREAD,)) if context else ():
+    for found in _met(tree, gemini.UNREAD):
         why = sensitive_place(found.target) or dangerous_link(found.target)
         if why:
             yield _hit(
