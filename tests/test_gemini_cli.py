@@ -122,6 +122,14 @@ def test_names_setting(tmp_path: Path, home: Path) -> None:
     assert gemini.context_names(str(session)) == ["AGENTS.md", "GEMINI.md"]
 
 
+def test_a_settings_link_to_a_credential_is_never_read(tmp_path: Path, home: Path) -> None:
+    secret = write_tree(home, {".ssh/config": '{"context": {"fileName": "LEAKED.md"}}'}) / ".ssh" / "config"
+    session = tmp_path / "p"
+    (session / ".gemini").mkdir(parents=True)
+    (session / ".gemini" / "settings.json").symlink_to(secret)
+    assert gemini.context_names(str(session)) == ["GEMINI.md"]
+
+
 def test_walk_is_sorted_and_stops_at_the_git_root(tmp_path: Path, home: Path) -> None:
     root = write_tree(
         tmp_path / "above" / "p",

@@ -10,8 +10,9 @@ What a session sends of the user's files is a list of context files, each trimme
 global ones of `~/.gemini/` in the system instruction, the project's in the first message, and the
 ones below the session folder at the end of a tool's result when the tool first touches a path
 below them. Pure paths and text in, facts out: the only files opened are the user's and the
-session folder's `settings.json` and `~/.gemini/projects.json`; every other text comes through the
-`read` the core passes in (bounded, never through a dangerous link).
+session folder's `settings.json`, `~/.gemini/projects.json` and the `.project_root` markers beside
+it (at most 8 KiB each); every other text comes through the `read` the core passes in (bounded,
+never through a dangerous link).
 """
 
 from __future__ import annotations
@@ -183,8 +184,12 @@ def _strip_comments(text: str) -> str:
 
 
 def read_settings(path: str, limit: int = 1 << 20) -> dict | None:
-    """A settings file's object; {} when there is none, None when it is not a JSON object (the
-    client then reports it and uses none of it)."""
+    """A settings file's object; {} when there is none (or it is a link to a sensitive place,
+    never read), None when it is not a JSON object (the client then reports it and uses none of it)."""
+    from mnemolint.paths import dangerous_link
+
+    if dangerous_link(path):
+        return {}
     try:
         with open(path, "rb") as handle:
             raw = handle.read(limit + 1)
@@ -560,11 +565,6 @@ def expand(path: str, text: str, read: Callable[[str], str | None], depth_limit:
     top = os.path.abspath(path)
     expanded = run(text, top, os.path.dirname(top), frozenset(), (top,), 0)
     return Expanded(expanded, met, complete and budget["chars"] > 0)
-
-
-def block(path: str, sent: str) -> str:
-    """How one file's text is framed in the request."""
-    return f"--- Context from: {path} ---\n{sent}\n--- End of Context from: {path} ---"
 
 
 class GeminiWalk(Session):
