@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from mnemolint.agents.gemini_cli import SAVE_MEMORY_TOOL
 from mnemolint.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -239,6 +240,7 @@ def _replay_gemini_start(recorded: dict, ml: Mnemolint) -> None:
         if entry["sent"] is not None
     ]
     real = [(f["path"], f["kind"], f["sha256"], f["imports"]) for f in recorded["files"] if f["turn"] == 0]
+    assert recorded["save_memory_tool"] is SAVE_MEMORY_TOOL, f"{recorded['case']}: a save_memory tool was offered"
     for place in ("project", "system"):
         mine = [entry for entry in ours if (entry[1] == "project") == (place == "project")]
         theirs = [entry for entry in real if (entry[1] == "project") == (place == "project")]

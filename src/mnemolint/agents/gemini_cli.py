@@ -71,9 +71,9 @@ MAX_BYTES = None
 # session folder's entry in `~/.gemini/projects.json`, else the folder whose `.project_root`
 # names it, else the folder's name made a slug (read in the source).
 PRIVATE_MEMORY_INDEX = "MEMORY.md"
-# 0.61.0 has no save-memory tool (no request of any case offers one) and writes no
-# `## Gemini Added Memories` section: the model is told to edit the context files or the private
-# memory itself (read in the source).
+# 0.61.0 has no save-memory tool (no request of any case offers one: each fixture says so) and
+# writes no `## Gemini Added Memories` section; the model is told to edit the context files or the
+# private memory itself (that part read in the source).
 SAVE_MEMORY_TOOL = False
 
 # --- imports ------------------------------------------------------------------------------------
@@ -108,7 +108,7 @@ FACTS: dict[str, tuple[str, ...]] = {
     "TRIMS": ("gm05_blank_and_trimmed",),
     "MAX_BYTES": ("gm04_big_file",),
     "PRIVATE_MEMORY_INDEX": ("gm40_private_memory", "gm41_private_memory_legacy"),
-    "SAVE_MEMORY_TOOL": (),
+    "SAVE_MEMORY_TOOL": ("gm01_global_and_project", "gm40_private_memory"),
     "IMPORT_DEPTH": ("gm10_imports",),
     "IMPORT_BOUNDARY": ("gm03_no_git", "gm10_imports", "gm11_global_imports"),
 }  # fmt: skip
