@@ -1,11 +1,12 @@
 """The real clients' recorded behaviour, replayed against mnemolint on every run.
 
-Each fixture in tests/oracle/<client>/<case>.json says what Claude Code 2.1.332 or Codex 0.171.0
-included of the user's files on an oracle case (tools/oracle/record.py records them from the real
+Each fixture in tests/oracle/<client>/<case>.json says what Claude Code 2.1.332, Codex 0.171.0 or
+Gemini CLI 0.61.0 included of the user's files on an oracle case (tools/oracle/record.py records them from the real
 clients; tools/oracle/README.md). Here the case's tree is laid out again from its definition
 (tools/oracle/cases_*.py) and mnemolint's `preview`, `explain-rules` and `check` must say the same:
 MEMORY.md's loaded counts and the client's warning byte for byte, the instruction files Claude Code
-sends (and their order, where the client's order is known), the bytes Codex loads (by digest).
+sends (and their order, where the client's order is known), the bytes Codex loads (by digest), the
+files Gemini CLI sends with the text of each (by digest) and what it made of each import.
 
 MNEMOLINT_ORACLE_FIXTURES=DIR replays other fixtures (tools/oracle/live.sh: a fresh recording).
 """
@@ -20,11 +21,13 @@ from pathlib import Path
 
 import pytest
 
+from mnemolint.agents.gemini_cli import SAVE_MEMORY_TOOL
 from mnemolint.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools" / "oracle"))
 import casetree  # noqa: E402
+import gemini  # noqa: E402
 from extract import counts  # noqa: E402
 
 FIXTURES = Path(os.environ.get("MNEMOLINT_ORACLE_FIXTURES") or ROOT / "tests" / "oracle")
@@ -43,6 +46,8 @@ def _aspects(recorded: dict) -> list[str]:
     """What can be compared for this fixture."""
     if recorded["client"] == "codex":
         return ["instructions", "check"]
+    if recorded["client"] == "gemini-cli":
+        return ["gemini-start", "gemini-touch", "check"] if recorded["session"]["reads"] else ["gemini-start", "check"]
     memory = any(f["kind"] == "auto-memory" for f in recorded["files"])
     return (["memory", "mem101"] if memory else []) + ["files", "check"]
 
@@ -207,7 +212,66 @@ def _replay_check(recorded: dict, ml: Mnemolint) -> None:
     assert isinstance(found, list)
 
 
+def _replay_gemini_start(recorded: dict, ml: Mnemolint) -> None:
+    """`preview --agent gemini-cli` sends the files Gemini CLI sent at the start, in its order, each
+    with the very text it sent (by digest) and what its import processor wrote of each import."""
+    session = ml.session
+    _, preview = ml.json("preview", "--agent", "gemini-cli", "--output-format", "json", str(session.cwd))
+    assert isinstance(preview, dict)
+    outcome = {
+        "imported": "imported",
+        "already processed": "already processed",
+        "failed": "failed",
+        "outside": "failed",
+    }
+
+    def said(found: dict) -> dict:
+        reason = {"reason": session.neutral(found["reason"])} if found.get("reason") else {}
+        return {"import": found["import"], "outcome": outcome[found["outcome"]], **reason}
+
+    ours = [
+        (
+            session.placeholder(os.path.abspath(entry["path"])),
+            entry["kind"],
+            counts(session.neutral(entry["sent"]))["sha256"],
+            [said(found) for found in entry["imports"] if found["outcome"] in outcome],
+        )
+        for entry in preview["files"]
+        if entry["sent"] is not None
+    ]
+    real = [(f["path"], f["kind"], f["sha256"], f["imports"]) for f in recorded["files"] if f["turn"] == 0]
+    assert recorded["save_memory_tool"] is SAVE_MEMORY_TOOL, f"{recorded['case']}: a save_memory tool was offered"
+    for place in ("project", "system"):
+        mine = [entry for entry in ours if (entry[1] == "project") == (place == "project")]
+        theirs = [entry for entry in real if (entry[1] == "project") == (place == "project")]
+        assert mine == theirs, (
+            f"{recorded['case']}: {place} files (path, kind, sha256, imports)\n"
+            f"  Gemini CLI {recorded['client_version']}: {theirs}\n  mnemolint preview --agent gemini-cli: {mine}"
+        )
+
+
+def _replay_gemini_touch(recorded: dict, ml: Mnemolint) -> None:
+    """`explain-rules --agent gemini-cli` lists the files Gemini CLI added to a tool's result when
+    the model read each of the case's files."""
+    session = ml.session
+    listed: list[str] = []
+    for read in session.reads:
+        _, explained = ml.json(
+            "explain-rules", "--agent", "gemini-cli", "--root", str(session.cwd), "--output-format", "json",
+            str(session.project / read),
+        )  # fmt: skip
+        assert isinstance(explained, dict)
+        project = explained["project"]
+        listed += [
+            session.placeholder(os.path.normpath(os.path.join(project, p))) for p in explained["agents"][0]["nested"]
+        ]
+    real = [f["path"] for f in recorded["files"] if f["turn"] > 0]
+    assert listed == real, f"{recorded['case']}: files added on a read\n  Gemini CLI: {real}\n  mnemolint: {listed}"
+
+
 REPLAY = {
+    "gemini-start": _replay_gemini_start,
+    "gemini-touch": _replay_gemini_touch,
     "memory": _replay_memory,
     "mem101": _replay_mem101,
     "files": _replay_files,
@@ -227,6 +291,8 @@ def test_replay(
         for name, content in casetree.claude_config(session).items():
             (session.home / name).parent.mkdir(parents=True, exist_ok=True)
             (session.home / name).write_text(json.dumps(content), encoding="utf-8")
+    if recorded["client"] == "gemini-cli":  # the user's ~/.gemini/settings.json, as the client had it
+        gemini.write_home(session)
     REPLAY[aspect](recorded, Mnemolint(session, monkeypatch, capsys))
 
 

@@ -15,6 +15,8 @@ from mnemolint.rules import RULES
 # repository with nothing staged (tests/test_gitignore.py, tests/test_rules_codex.py) and no history
 # to date a stale citation by (tests/test_citations.py).
 NOT_IN_EXAMPLE = {"NST002", "LNK004", "LNK002", "GIT003", "CDX002", "CIT003"}
+# The example does not use Gemini CLI: each GEM rule has its trees in tests/test_gemini_rules.py.
+NOT_IN_EXAMPLE |= {f"GEM00{number}" for number in range(1, 9)}
 
 
 def test_text_output(example: Path, snapshot) -> None:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import os
 
-from mnemolint.agents import CLAUDE_CODE, WAVE, wave
+from mnemolint.agents import CLAUDE_CODE, GEMINI_CLI, WAVE, wave
 from mnemolint.agents.base import DROPS_FOLDER, Agent
+from mnemolint.agents.gemini_cli import IMPORTED
 from mnemolint.kinds.rules import HOMES, RulesDir
 from mnemolint.parse.globs import NEGATED
 from mnemolint.paths import from_home, inside, upwards
@@ -75,7 +76,7 @@ class Explanation:
         entries = ("always", "applying", "replaced", "lost", "not_applying")
         found: dict[str, object] = {"agent": self.reader.name, "project_memory": self.memory, "nested": self.nested}
         found.update({name: [entry.as_dict() for entry in getattr(self, name)] for name in entries})
-        if self.reader.follows_imports:
+        if self.reader.follows_imports or self.imports:
             found["imports"] = self.imports
         if self.auto_memory is not None:
             found["auto_memory"] = self.auto_memory
@@ -170,6 +171,8 @@ def _for(agent: Agent, scan: _Scan) -> Explanation:
     rules dirs (`_rules`), what the loaded files import, and the auto memory it keeps."""
     from mnemolint.kinds.instructions import session
 
+    if agent is GEMINI_CLI:  # its own import processor, global files and ignore files: kinds/gemini.py
+        return _for_gemini(scan)
     found = Explanation(agent)
     root = scan.root
     if agent.instructions is not None:
@@ -183,6 +186,31 @@ def _for(agent: Agent, scan: _Scan) -> Explanation:
     if agent.auto_memory is not None:
         found.auto_memory = _auto_memory(agent, root)
     return found
+
+
+def _for_gemini(scan: _Scan) -> Explanation:
+    """Gemini CLI: its global files and private memory, the project's context files from the
+    session folder up to the git root (sorted by path), those a first read of the file adds
+    unless its tools refuse the file, and what their imports bring (kinds/gemini.GeminiSession)."""
+    from mnemolint.kinds.gemini import GeminiSession
+
+    found = Explanation(GEMINI_CLI)
+    root = scan.root
+    session = GeminiSession(root, scan.options)
+    start, touched = session.start(), session.touch(scan.target)
+    found.memory = [_said(entry.path, root) for entry in start if entry.sent is not None]
+    found.nested = [_said(entry.path, root) for entry in touched if entry.sent is not None]
+    for entry in (*start, *touched):
+        if entry.expanded is not None and entry.sent is not None:
+            brought = [_said(found.target, root) for found in entry.expanded.imports if found.outcome == IMPORTED]
+            if brought:
+                found.imports[_said(entry.path, root)] = brought
+    return found
+
+
+def _said(path: str, root: str) -> str:
+    """A file as explain-rules names it: relative to the project, `~/…` in the home folder."""
+    return (None if inside(path, root) else from_home(path)) or _walked(path, root)
 
 
 def _rules(found: Explanation, rules: RulesDirs, scan: _Scan) -> None:

@@ -149,6 +149,34 @@ def describe_instructions(facts: dict, agent: Agent) -> str:
     return agent.instructions.describe(facts, display_path, visible)
 
 
+def describe_gemini(facts: dict) -> str:
+    """`kinds.gemini.GeminiSession.facts()` as the text `preview --agent gemini-cli` prints: each
+    file, where it goes, its size as sent, and every import that does not bring its file."""
+    from mnemolint.parse.textutil import visible
+    from mnemolint.report import display_path
+
+    where = display_path(facts["directory"])
+    origin = f" (from {display_path(facts['setting'])})" if facts["setting"] else ""
+    names = ", ".join(facts["names"])
+    lines = [f"Gemini CLI {facts['version']} for a session in {where}: context file names {names}{origin}"]
+    if not facts["files"]:
+        lines.append("  no context file on its way from the git root to the session folder, nor in ~/.gemini/")
+    for entry in facts["files"]:
+        if not entry["read"]:
+            state = "not read by mnemolint (too large, or a link to a sensitive place)"
+        elif entry["sent"] is None:
+            state = "blank: not sent"
+        else:
+            state = f"{entry['bytes']:,} bytes sent" + ("" if entry["complete"] else " (mnemolint stopped expanding)")
+        lines.append(f"  {display_path(entry['path'])} ({entry['kind']}, in the {entry['place']}): {state}")
+        for found in entry["imports"]:
+            if found["outcome"] != "imported":
+                reason = f": {found['reason']}" if found.get("reason") else ""
+                spot = f"{display_path(found['file'])}:{found['line']}"
+                lines.append(f"    {spot} @{visible(found['import'])}: {found['outcome']}{visible(reason)}")
+    return "\n".join(lines) + "\n"
+
+
 def _unread(memdir: MemoryDir) -> str | None:
     """Why `MEMORY.md` is there but not read: a symlink (never followed), or not a regular file."""
     import stat

@@ -112,6 +112,20 @@ def requests(capture: Path) -> list[dict]:
     return [json.loads(line) for line in lines]
 
 
+def about(session: Session, version: str) -> dict[str, object]:
+    """What every fixture says first: the case, the client and its version, the session's setup."""
+    return {
+        "case": session.name,
+        "client": session.client,
+        "client_version": version,
+        "session": {
+            "cwd": session.placeholder(str(session.cwd)),
+            "git": (session.case / "git").exists(),
+            "reads": session.reads,
+        },
+    }
+
+
 def fixture(session: Session, capture: Path, version: str) -> dict[str, object]:
     """The fixture of one recorded case (see the module's docstring)."""
     files: list[dict[str, object]] = []
@@ -152,17 +166,7 @@ def fixture(session: Session, capture: Path, version: str) -> dict[str, object]:
             for start, stop in reversed(spans):
                 outside = outside[:start] + "\n" + outside[stop:]
             elsewhere.update(MARKER.findall(outside))
-    record: dict[str, object] = {
-        "case": session.name,
-        "client": session.client,
-        "client_version": version,
-        "session": {
-            "cwd": session.placeholder(str(session.cwd)),
-            "git": (session.case / "git").exists(),
-            "reads": session.reads,
-        },
-        "markers_elsewhere": _compress(elsewhere),
-    }
+    record = {**about(session, version), "markers_elsewhere": _compress(elsewhere)}
     if session.client == "claude":
         record["files"] = files
     else:

@@ -1,8 +1,10 @@
 """A fake model API on 127.0.0.1 that records every request a client makes and answers "hi".
 
-It speaks just enough of two APIs for one short session:
+It speaks just enough of three APIs for one short session:
 - Anthropic Messages (Claude Code): POST /v1/messages (streamed or not), /v1/messages/count_tokens;
-- OpenAI Responses (Codex): POST /v1/responses (streamed), GET /v1/models.
+- OpenAI Responses (Codex): POST /v1/responses (streamed), GET /v1/models;
+- the Gemini API (Gemini CLI): POST …:generateContent, …:streamGenerateContent, …:countTokens
+  (gemini.py; there the k-th turn that offers `read_file` reads the k-th path).
 With `reads`, the k-th streamed Claude request that offers the Read tool is answered with a Read
 of the k-th path, so the client touches that file and its next request shows what it attached for
 it (conditional rules, nested CLAUDE.md). Anything else gets `{}`.
@@ -16,6 +18,8 @@ import threading
 import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+
+import gemini
 
 SECRET_HEADERS = {"authorization", "x-api-key"}
 
@@ -148,20 +152,27 @@ class FakeAPI:
                 out.write(json.dumps(entry, ensure_ascii=False) + "\n")
             return self._seq
 
-    def _next_read(self, body: dict) -> tuple[str | None, int]:
-        """The Read to answer this request with, if it is a main turn and reads are left."""
-        tools = [t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)]
-        if "Read" not in tools:
-            return None, 0
+    def _take_read(self) -> tuple[str | None, int]:
+        """The next `reads` path and its turn (None when none is left)."""
         with self._lock:
             turn = self._turn
             self._turn += 1
         return (self.reads[turn] if turn < len(self.reads) else None), turn
 
+    def _next_read(self, body: dict) -> tuple[str | None, int]:
+        """The Read to answer this request with, if it is a main turn and reads are left."""
+        tools = [t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)]
+        if "Read" not in tools:
+            return None, 0
+        return self._take_read()
+
     def answer(self, method: str, path: str, body: object) -> tuple[bytes, str]:
         body = body if isinstance(body, dict) else {}
         model = str(body.get("model") or "fake-model")
         route = path.split("?")[0]
+        answered = gemini.answer(route, body, lambda: self._take_read()[0]) if method == "POST" else None
+        if answered is not None:
+            return answered
         if method == "POST" and route.endswith("/messages/count_tokens"):
             return b'{"input_tokens": 10}', "application/json"
         if method == "POST" and route.endswith("/messages"):

@@ -15,6 +15,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import gemini
 from casetree import DUMMY_KEY, Session, claude_config
 from sandbox import PORT_TOKEN
 
@@ -75,7 +76,7 @@ class Clients:
     prefix: Path
 
     def binary(self, client: str) -> Path:
-        return self.prefix / "node_modules" / ".bin" / client
+        return self.prefix / "node_modules" / ".bin" / (gemini.BINARY if client == gemini.CLIENT else client)
 
     def version(self, client: str) -> str:
         """The client's own `--version` (first word), or Unavailable."""
@@ -86,7 +87,7 @@ class Clients:
         words = done.stdout.split()
         if done.returncode != 0 or not words:
             raise Unavailable(f"{binary} --version failed: {done.stderr.strip()[:200]}")
-        return words[-1] if client == "codex" else words[0]  # "codex-cli 0.171.0", "2.1.332 (Claude Code)"
+        return words[-1] if client == "codex" else words[0]  # "codex-cli 0.171.0", "2.1.332 (Claude Code)", "0.61.0"
 
 
 def netns_command() -> list[str]:
@@ -112,6 +113,9 @@ def _client_spec(session: Session, clients: Clients, prompt: str) -> tuple[list[
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(content, indent=1), encoding="utf-8")
         return [str(clients.binary("claude")), "-p", prompt], {**CLAUDE_ENV, **extra}, {}
+    if session.client == gemini.CLIENT:
+        argv, env = gemini.client_spec(session, clients.binary(gemini.CLIENT), prompt, BASE_URL, DUMMY_KEY)
+        return argv, {**env, **extra}, {}
     codex_home = session.home / ".codex"
     codex_home.mkdir(parents=True, exist_ok=True)
     config = CODEX_CONFIG.format(port=PORT_TOKEN, cwd=json.dumps(str(session.cwd))) + (

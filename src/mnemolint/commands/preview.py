@@ -1,5 +1,6 @@
 """`mnemolint preview DIR [--agent NAME]`: what the agent loads from `DIR/MEMORY.md` (for an agent
-that keeps no memory dir, Codex: from the instruction files of a session in `DIR`).
+that keeps no memory dir, Codex: from the instruction files of a session in `DIR`; Gemini CLI: the
+context files a session in `DIR` sends, its imports expanded).
 
 The facts and their text are the core's (`mnemolint/preview.py`, which `mnemolint.api.preview`
 returns too): this command reads its arguments and prints them.
@@ -28,7 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--agent",
         choices=names(),
-        help="default: wave for a dir under .wave/, else claude-code; codex shows the AGENTS.md chain of DIR",
+        help="default: wave for a dir under .wave/, else claude-code; codex shows the AGENTS.md chain of DIR, "
+        "gemini-cli the context files a session in DIR sends",
     )
     parser.add_argument("--output-format", choices=("text", "json"), default="text", help="default: text")
     parser.add_argument(
@@ -50,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
     from mnemolint.memory_dirs import find_memory_dir
     from mnemolint.report.color import use_color
 
+    if args.agent == "gemini-cli":  # its own import processor and files: kinds/gemini.GeminiSession
+        return _run_gemini(args)
     if args.agent and by_name(args.agent).memory is None:
         return _run_instructions(args)
     if args.auto_memory:
@@ -121,4 +125,36 @@ def _run_instructions(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
     else:
         sys.stdout.write(preview.describe_instructions(facts, agent))
+    return EXIT_CLEAN
+
+
+def _run_gemini(args: argparse.Namespace) -> int:
+    """Gemini CLI: the context files a session in DIR sends at the start (kinds/gemini.py)."""
+    from mnemolint import preview
+    from mnemolint.commands.common import directory_argument, settings_from_args
+    from mnemolint.kinds.gemini import GeminiSession
+    from mnemolint.report import display_path
+
+    directory = directory_argument(args.directory)
+    facts = GeminiSession(directory, settings_from_args(args, directory).options).facts()
+    if args.output_format == "json":
+        import json
+
+        shown = {
+            **facts,
+            "directory": display_path(directory),
+            "setting": display_path(facts["setting"]) if facts["setting"] else None,
+            "files": [
+                {
+                    **entry,
+                    "path": display_path(entry["path"]),
+                    "imports": [{**found, "file": display_path(found["file"])} for found in entry["imports"]],
+                }
+                for entry in facts["files"]
+            ],
+        }
+        json.dump(shown, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(preview.describe_gemini(facts))
     return EXIT_CLEAN
