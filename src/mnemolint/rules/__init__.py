@@ -12,7 +12,10 @@ from mnemolint.rules import (
     ai_memory,
     citations,
     claude,
+    cline,
     codex,
+    copilot,
+    cursor,
     frontmatter,
     gitignore,
     index,
@@ -22,6 +25,7 @@ from mnemolint.rules import (
     text,
     topic,
     wave,
+    windsurf,
 )
 from mnemolint.rules.base import Family, Rule
 
@@ -39,6 +43,10 @@ FAMILIES: tuple[Family, ...] = (
     ai_memory.FAMILY,
     gitignore.FAMILY,
     citations.FAMILY,
+    cursor.FAMILY,
+    copilot.FAMILY,
+    windsurf.FAMILY,
+    cline.FAMILY,
 )
 
 RULES: tuple[Rule, ...] = tuple(rule for family in FAMILIES for rule in family.rules)
