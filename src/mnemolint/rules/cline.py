@@ -8,14 +8,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from mnemolint.kinds.cline import CLINE_RULE, CLINE_RULES_DIR, CLINERULES_FILE
-from mnemolint.kinds.editor_rules import MAX_PATTERNS, ToolRulesDir, read_fields
+from mnemolint.kinds.editor_rules import MAX_PATTERNS, ToolRulesDir, dead_globs, pattern_lines, read_fields, short
 from mnemolint.model import WARNING, Hit
 from mnemolint.parse import globs
 from mnemolint.parse.document import Document
 from mnemolint.rules.base import ON_MEMBERS, Family, rule
-from mnemolint.rules.editor import GLOB_MAX_EXPANSIONS, dead_globs, pattern_lines, short
 
-_PREVIEW = "not yet measured on enough held-out repositories"
+_PREVIEW = "held-out: fewer than 5 findings on the corpus's 1 Cline rule file to judge"
 
 
 def paths_value(document: Document) -> tuple[bool, object]:
@@ -53,7 +52,6 @@ def _exact(pattern: str, limit: int) -> list[globs.Glob]:
     reads=CLINE_RULES_DIR,
     reports_on=ON_MEMBERS,
     summary="A `paths` glob of a Cline rule matches no file of the workspace: the rule is never loaded through it.",
-    options=(GLOB_MAX_EXPANSIONS,),
     preview=_PREVIEW,
 )
 def cline_glob_unmatched(container: ToolRulesDir, options: dict) -> Iterator[Hit]:

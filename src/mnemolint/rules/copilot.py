@@ -10,13 +10,20 @@ from collections.abc import Iterator
 
 from mnemolint.agents import copilot
 from mnemolint.kinds.copilot import COPILOT_INSTRUCTIONS_DIR, PATH_INSTRUCTIONS, REPO_INSTRUCTIONS
-from mnemolint.kinds.editor_rules import ToolRulesDir, compile_loose
+from mnemolint.kinds.editor_rules import (
+    ToolRulesDir,
+    compile_loose,
+    dead_globs,
+    empty_body,
+    fields_of,
+    pattern_lines,
+    short,
+)
 from mnemolint.model import WARNING, Hit
 from mnemolint.parse.document import Document
 from mnemolint.rules.base import ON_MEMBERS, Family, rule
-from mnemolint.rules.editor import GLOB_MAX_EXPANSIONS, dead_globs, empty_body, fields_of, pattern_lines, short
 
-_PREVIEW = "not yet measured on enough held-out repositories"
+_PREVIEW = "held-out: fewer than 5 findings on the corpus's 2 Copilot instruction files to judge"
 
 
 def apply_to(document: Document) -> list[str]:
@@ -38,7 +45,6 @@ def _patterns(document: Document) -> list[tuple[str, int | None]]:
     reads=COPILOT_INSTRUCTIONS_DIR,
     reports_on=ON_MEMBERS,
     summary="An `applyTo` glob of a Copilot instructions file matches no file of the project.",
-    options=(GLOB_MAX_EXPANSIONS,),
     preview=_PREVIEW,
 )
 def copilot_applyto_unmatched(container: ToolRulesDir, options: dict) -> Iterator[Hit]:

@@ -12,12 +12,21 @@ from collections.abc import Iterator
 from mnemolint.agents import cursor
 from mnemolint.discover.tree import Tree
 from mnemolint.kinds.cursor import CURSOR_RULE, CURSOR_RULES_DIR, CURSORRULES
-from mnemolint.kinds.editor_rules import ToolRulesDir, boolean, compile_loose
+from mnemolint.kinds.editor_rules import (
+    ToolRulesDir,
+    body_of,
+    boolean,
+    compile_loose,
+    dead_globs,
+    empty_body,
+    fields_of,
+    pattern_lines,
+    short,
+)
 from mnemolint.model import INFO, WARNING, Hit
 from mnemolint.options import INT, Option
 from mnemolint.parse.document import Document
 from mnemolint.rules.base import ON_MEMBERS, TREE, Family, rule
-from mnemolint.rules.editor import GLOB_MAX_EXPANSIONS, body_of, dead_globs, empty_body, fields_of, pattern_lines, short
 
 CURSOR_MAX_LINES = Option(
     "cursor-max-lines",
@@ -25,7 +34,7 @@ CURSOR_MAX_LINES = Option(
     cursor.ADVISED_MAX_LINES,
     "most lines a Cursor rule may have before CUR005 (Cursor's documentation advises under 500)",
 )
-_PREVIEW = "not yet measured on enough held-out repositories"
+_PREVIEW = "held-out: fewer than 5 findings on the corpus's 14 Cursor rule files to judge"
 
 
 def _globs(document: Document) -> list[tuple[str, int | None]]:
@@ -40,7 +49,6 @@ def _globs(document: Document) -> list[tuple[str, int | None]]:
     reads=CURSOR_RULES_DIR,
     reports_on=ON_MEMBERS,
     summary="A Cursor rule glob matches no file of the project: the rule is never attached through it.",
-    options=(GLOB_MAX_EXPANSIONS,),
     preview=_PREVIEW,
 )
 def cursor_glob_unmatched(container: ToolRulesDir, options: dict) -> Iterator[Hit]:
