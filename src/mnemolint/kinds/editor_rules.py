@@ -13,6 +13,7 @@ the Copilot CLI. It never fails: strict-YAML trouble is reported only for the st
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Iterator
 
@@ -57,8 +58,10 @@ class Fields:
         return [part for part in (_unquoted(item.strip()) for item in items) if part][:MAX_PATTERNS]
 
 
+@functools.lru_cache(maxsize=32)
 def read_fields(text: str) -> Fields:
-    """The frontmatter of `text` (a BOM and CR line ends allowed), read line by line."""
+    """The frontmatter of `text` (a BOM and CR line ends allowed), read line by line; once per text
+    (each of a file's rules asks for it: the result is shared, never changed)."""
     fields = Fields()
     lines = text.lstrip("\ufeff").split("\n")
     if not lines or lines[0].rstrip("\r").strip() != _FENCE:
@@ -244,7 +247,7 @@ def pattern_lines(document: Document, fields: Fields, key: str, patterns: list[s
     for pattern in patterns:
         line = first
         if first is not None:
-            for number in range(first, fields.close or first + 1):
+            for number in range(first, min(fields.close or first + 1, first + MAX_PATTERNS + 1)):
                 if pattern in document.lines[number - 1]:
                     line = number
                     break
