@@ -66,14 +66,10 @@ def test_empty_instructions(tmp_path: Path) -> None:
         {
             **SOURCES,
             f"{DIR}/bodyless.instructions.md": instructions('applyTo: "**/*.md"', body="\n"),
-            ".github/copilot-instructions.md": "",
             f"{DIR}/full.instructions.md": instructions('applyTo: "**/*.md"'),
         },
     )
-    assert sorted(Path(d.path).name for d in check(tmp_path, "CPL003")) == [
-        "bodyless.instructions.md",
-        "copilot-instructions.md",
-    ]
+    assert [Path(d.path).name for d in check(tmp_path, "CPL003")] == ["bodyless.instructions.md"]
 
 
 def test_other_files_in_the_dir_are_not_instructions(tmp_path: Path) -> None:

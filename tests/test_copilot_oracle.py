@@ -16,7 +16,9 @@ import pytest
 
 from mnemolint.config import load_settings
 from mnemolint.discover.walk import discover
-from mnemolint.kinds.copilot import PATH_INSTRUCTIONS, REPO_INSTRUCTIONS
+from mnemolint.agents import copilot
+from mnemolint.kinds.copilot import PATH_INSTRUCTIONS
+from mnemolint.kinds.instructions import INSTRUCTION_FILE, session
 from mnemolint.rules.copilot import apply_to
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,7 +34,7 @@ def _documents(name: str, tmp_path: Path) -> dict[str, object]:
     return {
         Path(document.path).relative_to(tmp_path).as_posix(): document
         for document in tree.documents
-        if document.kind in (PATH_INSTRUCTIONS, REPO_INSTRUCTIONS)
+        if document.kind in (PATH_INSTRUCTIONS, INSTRUCTION_FILE)
     }
 
 
@@ -56,3 +58,16 @@ def test_every_file_the_cli_lists_as_instructions_is_a_kind_here(tmp_path: Path)
     listed = {entry["path"] for entry in recorded["listed"]}
     assert listed <= set(documents)
     assert ".github/instructions/notes.md" not in documents  # the CLI reads `*.instructions.md` only
+
+
+@pytest.mark.parametrize("fixture", FIXTURES, ids=lambda path: path.stem)
+def test_session_start_is_what_the_cli_loads_whole(fixture: Path, tmp_path: Path) -> None:
+    """`.github/copilot-instructions.md`, `AGENTS.md`, `CLAUDE.md` and `GEMINI.md` of each folder
+    from the git root down to the session folder (agents/copilot.py's `Instructions`)."""
+    recorded = json.loads(fixture.read_text(encoding="utf-8"))
+    case = CASES[recorded["case"]]
+    folder = lay_out(case, tmp_path)
+    started = session(copilot.AGENT, str(folder), {}, load_settings(None, str(tmp_path)).options).start()
+    loaded = [Path(path).relative_to(tmp_path).as_posix() for path in started]
+    expected = [path for path in recorded["loaded_whole"] if "/instructions/" not in path]
+    assert sorted(loaded) == expected

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import os
 
-from mnemolint.agents import claude_code, codex, wave
+from mnemolint.agents import claude_code, cline, codex, copilot, cursor, wave, windsurf
 from mnemolint.agents.base import Agent
 from mnemolint.errors import ConfigError
 
-_MODULES = (wave, claude_code, codex)  # one line per agent, in the registry's order
+_MODULES = (wave, claude_code, codex, cursor, copilot, windsurf, cline)  # one line per agent, in the registry's order
 
 AGENTS: tuple[Agent, ...] = tuple(module.AGENT for module in _MODULES)
 WAVE = wave.AGENT

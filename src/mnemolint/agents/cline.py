@@ -8,11 +8,11 @@ user-instructions/` (`frontmatter.ts`, `rule-conditionals.ts`, `rule-helpers.ts`
 
 from __future__ import annotations
 
-from mnemolint.readers import Reader
+from mnemolint.agents.base import SESSION, SOURCE, Agent, Instructions, Verified
+from mnemolint.agents.cursor import AlsoReadsFallback
 
-VERIFIED = "source"  # read in the extension's source, not run
-SOURCE = "https://github.com/cline/cline"  # at 21cb8d2
-DOCS = "https://docs.cline.bot/features/cline-rules/conditional-rules"  # read 2026-12-02
+SOURCE_AT = "cline/cline@21cb8d2525bcedf1f4b6890b27a74a14fe7451e4"
+DOCS_AT = "https://docs.cline.bot/features/cline-rules/conditional-rules"  # read 2026-12-02
 
 HOME = ".clinerules"  # a file (the whole ruleset) or a folder of rule files, at the workspace root
 # Left out of the folder: its `workflows/`, `hooks/` and `skills/` (cline-rules.ts). The docs say
@@ -26,4 +26,20 @@ NOT_RULES = ("workflows", "hooks", "skills")
 # file in the request's context, no match (rule-conditionals.ts). An empty file loads nothing.
 KEYS = ("paths",)
 
-READER = Reader("cline", "Cline", HOME, reads_metadata_block=False, glob_style="minimatch")
+# `AGENTS.md` of the workspace root is read beside `.clinerules` (docs.cline.bot, rules overview,
+# read 2026-12-02; its search of subdirectories is not followed here).
+AGENTS_NAMES = ("AGENTS.md",)
+GLOB_STYLE = "minimatch"  # picomatch `{dot: true}`: minimatch's semantics (parse/globs.py)
+
+FACTS: dict[str, tuple[str, ...]] = {name: () for name in ("HOME", "NOT_RULES", "KEYS", "AGENTS_NAMES", "GLOB_STYLE")}
+
+AGENT = Agent(
+    "cline",
+    "Cline",
+    None,
+    verified=Verified(SOURCE, "21cb8d2", SOURCE_AT, "2026-12-02"),
+    facts=FACTS,
+    traces=(HOME,),
+    instructions=Instructions((), fallback=AGENTS_NAMES, walk=SESSION, session=AlsoReadsFallback),
+    frontmatter="yaml",  # js-yaml, strict
+)

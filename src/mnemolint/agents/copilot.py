@@ -11,10 +11,10 @@ the address and the date read.
 
 from __future__ import annotations
 
-from mnemolint.readers import Reader
+from mnemolint.agents.base import CLIENT, GIT_ROOT, ON_TOUCH, Agent, Instructions, Verified
+from mnemolint.agents.cursor import AlsoReadsFallback
 
 VERSION = "1.0.102"
-VERIFIED = f"Copilot CLI {VERSION}"
 DOCS = "https://docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/add-custom-instructions"
 VSCODE_DOCS = "https://code.visualstudio.com/docs/agent-customization/custom-instructions"  # read 2026-12-02
 
@@ -36,4 +36,36 @@ ALWAYS_PATTERNS = frozenset({"*", "**", "**/*"})
 EXCLUDE_AGENTS = ("code-review", "coding-agent")
 KEYS = ("applyTo", "excludeAgent", "description")
 
-READER = Reader("copilot", "GitHub Copilot", ".github", reads_metadata_block=False)
+# At the start, the CLI loads whole `.github/copilot-instructions.md`, `AGENTS.md`, `CLAUDE.md` and
+# `GEMINI.md` of each folder from the git root down to the session folder (`.claude/CLAUDE.md` not;
+# nested folders below the session folder not): c2_nested_agents, c3_other_tools. The docs add the
+# folders of a file it works on (docs.github.com, CLI custom instructions page, read 2026-12-02).
+# `AGENTS.md`, `CLAUDE.md` and `GEMINI.md` are other agents' own files: its fallback here.
+NAMES = (REPO_FILE,)
+OTHER_AGENTS_FILES = ("AGENTS.md", "CLAUDE.md", "GEMINI.md")
+# The `.github/instructions` of the git root and of the session folder only (c2_nested_agents).
+# It reads no Cursor, Windsurf or Cline file (c3_other_tools).
+
+FACTS: dict[str, tuple[str, ...]] = {
+    "REPO_FILE": ("c1_apply_to_forms", "c2_nested_agents"),
+    "INSTRUCTIONS_DIR": ("c1_apply_to_forms", "c2_nested_agents"),
+    "SUFFIX": ("c1_apply_to_forms",),
+    "ALWAYS_PATTERNS": ("c1_apply_to_forms",),
+    "EXCLUDE_AGENTS": ("c1_apply_to_forms",),
+    "NAMES": ("c2_nested_agents",),
+    "OTHER_AGENTS_FILES": ("c2_nested_agents", "c3_other_tools"),
+    "KEYS": ("c1_apply_to_forms",),
+}
+
+AGENT = Agent(
+    "copilot",
+    "GitHub Copilot",
+    None,
+    verified=Verified(CLIENT, VERSION, "@github/copilot (npm), run offline: tools/oracle/copilot_cli.py", "2026-12-02"),
+    facts=FACTS,
+    traces=(REPO_FILE, f"{INSTRUCTIONS_DIR}/"),
+    instructions=Instructions(
+        NAMES, fallback=OTHER_AGENTS_FILES, walk=GIT_ROOT, below=ON_TOUCH, session=AlsoReadsFallback
+    ),
+    frontmatter="own lines",  # read loosely (`applyTo: **/*.ts` is its glob): kinds/editor_rules.read_fields
+)

@@ -9,10 +9,11 @@ option, rather than guess.
 
 from __future__ import annotations
 
-from mnemolint.readers import Reader
+import os
 
-VERIFIED = "documentation"  # not run against the client: no Cursor runs offline here
-DOCS = "https://cursor.com/docs/rules"  # read 2026-12-02
+from mnemolint.agents.base import DOCS, ON_TOUCH, SESSION, Agent, Instructions, Session, Verified
+
+DOCS_AT = "https://cursor.com/docs/rules"  # read 2026-12-02
 
 # Project rules are `.mdc` files in `.cursor/rules/` (subfolders and nested `.cursor/rules`
 # folders of subdirectories too); a plain `.md` file there is ignored by the rules system.
@@ -39,7 +40,34 @@ KEYS = ("description", "globs", "alwaysApply")
 # (cursor.com/docs/rules best practices, quoted in TanStack/router#6935, read 2026-12-02).
 ADVISED_MAX_LINES = 500
 
-READER = Reader("cursor", "Cursor", RULES_HOME, reads_metadata_block=False)
+# `AGENTS.md` is the plain alternative to `.cursor/rules`, in the project root and in
+# subdirectories, applied for the files below it (cursor.com/docs/rules, read 2026-12-02).
+AGENTS_NAMES = ("AGENTS.md",)
+
+FACTS: dict[str, tuple[str, ...]] = {
+    name: () for name in ("RULES_HOME", "RULE_EXTENSION", "LEGACY_FILE", "KINDS_OF_RULE", "KEYS", "ADVISED_MAX_LINES")
+}
+
+
+class AlsoReadsFallback(Session):
+    """A session that reads the instruction files an agent takes from other agents (`fallback`:
+    `AGENTS.md`) in every folder it walks, beside its own rules folders."""
+
+    def files_of(self, place: str, nested: bool = False) -> list[str]:
+        names = self.instructions.every_name
+        return [path for name in names if self.probe.loads(path := os.path.join(place, *name.split("/")))]
+
+
+AGENT = Agent(
+    "cursor",
+    "Cursor",
+    RULES_HOME,
+    verified=Verified(DOCS, "read 2026-12-02", DOCS_AT, "2026-12-02"),
+    facts=FACTS,
+    traces=(f"{RULES_HOME}/rules/", LEGACY_FILE),
+    instructions=Instructions((), fallback=AGENTS_NAMES, walk=SESSION, below=ON_TOUCH, session=AlsoReadsFallback),
+    frontmatter="own lines",  # its own format: `globs: *.tsx, src/**` unquoted (kinds/editor_rules.read_fields)
+)
 
 
 def kind_of_rule(always: bool | None, has_globs: bool, has_description: bool) -> str:

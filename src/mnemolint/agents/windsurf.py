@@ -8,10 +8,10 @@ over time.
 
 from __future__ import annotations
 
-from mnemolint.readers import Reader
+from mnemolint.agents.base import DOCS, ON_TOUCH, SESSION, Agent, Instructions, Verified
+from mnemolint.agents.cursor import AlsoReadsFallback
 
-VERIFIED = "documentation"
-DOCS = "https://docs.windsurf.com/windsurf/cascade/memories"  # read 2026-12-02
+DOCS_AT = "https://docs.windsurf.com/windsurf/cascade/memories"  # read 2026-12-02
 PLUGIN_DOCS = "https://docs.windsurf.com/plugins/cascade/memories"  # read 2026-12-02
 
 RULES_HOME = ".windsurf"  # workspace rules: `.windsurf/rules/*.md`, in sub-directories of the workspace too
@@ -27,4 +27,20 @@ KEYS = ("trigger", "globs", "description")
 MAX_RULE_CHARS = 6_000
 MAX_TOTAL_CHARS = 12_000
 
-READER = Reader("windsurf", "Windsurf", RULES_HOME, reads_metadata_block=False)
+# `AGENTS.md`: the root one always on, one in a subdirectory for the files below it (DOCS_AT).
+AGENTS_NAMES = ("AGENTS.md",)
+
+FACTS: dict[str, tuple[str, ...]] = {
+    name: () for name in ("RULES_HOME", "LEGACY_FILE", "TRIGGERS", "KEYS", "MAX_RULE_CHARS", "MAX_TOTAL_CHARS")
+}
+
+AGENT = Agent(
+    "windsurf",
+    "Windsurf",
+    RULES_HOME,
+    verified=Verified(DOCS, "read 2026-12-02", DOCS_AT, "2026-12-02"),
+    facts=FACTS,
+    traces=(f"{RULES_HOME}/rules/", LEGACY_FILE),
+    instructions=Instructions((), fallback=AGENTS_NAMES, walk=SESSION, below=ON_TOUCH, session=AlsoReadsFallback),
+    frontmatter="own lines",  # `globs: *.md` unquoted, as its editor writes it
+)

@@ -33,7 +33,7 @@ CLINE_RULE = Kind(
     unread_frontmatter=_UNREAD,
     fields="`paths`, so the rule is loaded for every request",
     keys=cline.KEYS,
-    reader=lambda document: cline.READER,
+    reader=lambda document: cline.AGENT,
     instructions=True,
 )
 CLINERULES_FILE = Kind(
@@ -46,6 +46,6 @@ CLINERULES_FILE = Kind(
     unread_frontmatter=_UNREAD,
     fields="`paths`, so the rule is loaded for every request",
     keys=cline.KEYS,
-    reader=lambda document: cline.READER,
+    reader=lambda document: cline.AGENT,
     instructions=True,
 )

@@ -1,6 +1,7 @@
-"""GitHub Copilot's instruction files: `.github/copilot-instructions.md` and the
-`*.instructions.md` files of `.github/instructions/` (at any depth), with `applyTo` and
-`excludeAgent` in their frontmatter.
+"""GitHub Copilot's path-specific instruction files: the `*.instructions.md` files of
+`.github/instructions/` (at any depth), with `applyTo` and `excludeAgent` in their frontmatter.
+(`.github/copilot-instructions.md` is an instruction file by its name, as the agents' own files
+are: `agents/copilot.py` names it, `kinds/instructions.py` claims it.)
 
 The Copilot CLI reads that frontmatter loosely (`applyTo: **/*.ts` unquoted is its glob, a
 repeated key keeps its first value): it is read line by line here (`editor_rules.read_fields`),
@@ -28,16 +29,6 @@ PATH_INSTRUCTIONS = Kind(
     frontmatter=False,  # read loosely, as the CLI reads it
     frontmatter_fields=False,
     suppressions=True,
-    reader=lambda document: copilot.READER,
-    instructions=True,
-)
-REPO_INSTRUCTIONS = Kind(
-    "Copilot repository instructions",
-    container=None,
-    matches=lambda rel: rel == copilot.REPO_FILE or rel.endswith("/" + copilot.REPO_FILE),
-    frontmatter=False,  # loaded whole, frontmatter and all (CLI 1.0.102)
-    frontmatter_fields=False,
-    suppressions=True,
-    reader=lambda document: copilot.READER,
+    reader=lambda document: copilot.AGENT,
     instructions=True,
 )

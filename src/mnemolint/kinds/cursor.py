@@ -25,7 +25,7 @@ CURSOR_RULE = Kind(
     frontmatter=False,  # Cursor's own format, not YAML: read by editor_rules.read_fields
     frontmatter_fields=False,
     suppressions=True,
-    reader=lambda document: cursor.READER,
+    reader=lambda document: cursor.AGENT,
     instructions=True,
 )
 CURSORRULES = Kind(
@@ -35,6 +35,6 @@ CURSORRULES = Kind(
     frontmatter=False,
     frontmatter_fields=False,
     suppressions=True,
-    reader=lambda document: cursor.READER,
+    reader=lambda document: cursor.AGENT,
     instructions=True,
 )

@@ -29,7 +29,6 @@ KINDS: tuple[Kind, ...] = (
     cursor.CURSOR_RULE,
     cursor.CURSORRULES,
     copilot.PATH_INSTRUCTIONS,
-    copilot.REPO_INSTRUCTIONS,
     windsurf.WINDSURF_RULE,
     cline.CLINE_RULE,
     cline.CLINERULES_FILE,

@@ -23,6 +23,6 @@ WINDSURF_RULE = Kind(
     frontmatter=False,
     frontmatter_fields=False,
     suppressions=True,
-    reader=lambda document: windsurf.READER,
+    reader=lambda document: windsurf.AGENT,
     instructions=True,
 )

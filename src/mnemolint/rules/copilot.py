@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from mnemolint.agents import copilot
-from mnemolint.kinds.copilot import COPILOT_INSTRUCTIONS_DIR, PATH_INSTRUCTIONS, REPO_INSTRUCTIONS
+from mnemolint.kinds.copilot import COPILOT_INSTRUCTIONS_DIR, PATH_INSTRUCTIONS
 from mnemolint.kinds.editor_rules import (
     ToolRulesDir,
     compile_loose,
@@ -85,8 +85,8 @@ def copilot_instructions_no_applyto(document: Document, options: dict) -> Iterat
     "CPL003",
     "copilot-instructions-empty",
     WARNING,
-    reads=(PATH_INSTRUCTIONS, REPO_INSTRUCTIONS),
-    summary="A Copilot instructions file with no text after its frontmatter.",
+    reads=(PATH_INSTRUCTIONS,),
+    summary="A `.instructions.md` file with no text after its frontmatter.",
     cacheable=True,
     preview=_PREVIEW,
 )
