@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from mnemolint.agents import copilot
 from mnemolint.config import load_settings
 from mnemolint.discover.walk import discover
-from mnemolint.agents import copilot
 from mnemolint.kinds.copilot import PATH_INSTRUCTIONS
 from mnemolint.kinds.instructions import INSTRUCTION_FILE, session
 from mnemolint.rules.copilot import apply_to

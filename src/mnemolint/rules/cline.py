@@ -9,8 +9,8 @@ from collections.abc import Iterator
 
 from mnemolint.kinds.cline import CLINE_RULE, CLINE_RULES_DIR, CLINERULES_FILE
 from mnemolint.kinds.editor_rules import MAX_PATTERNS, ToolRulesDir, dead_globs, pattern_lines, read_fields, short
+from mnemolint.kinds.tool_rules import applied_paths, exact
 from mnemolint.model import WARNING, Hit
-from mnemolint.parse import globs
 from mnemolint.parse.document import Document
 from mnemolint.rules.base import ON_MEMBERS, Family, rule
 
@@ -25,24 +25,9 @@ def paths_value(document: Document) -> tuple[bool, object]:
     return True, data["paths"]
 
 
-def applied_paths(document: Document) -> list[str] | None:
-    """The patterns Cline applies: None when it ignores `paths` (absent, or not a list of
-    non-empty strings: the rule loads for every request), [] when it matches nothing."""
-    present, value = paths_value(document)
-    if not present or not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
-        return None
-    return [item.strip() for item in value if item.strip()]
-
-
 def _patterns(document: Document) -> list[tuple[str, int | None]]:
     patterns = (applied_paths(document) or [])[:MAX_PATTERNS]
     return pattern_lines(document, read_fields(document.text or ""), "paths", patterns)
-
-
-def _exact(pattern: str, limit: int) -> list[globs.Glob]:
-    """A `paths` pattern as picomatch `{dot: true}` takes it (minimatch's semantics here)."""
-    glob = globs.compile_wave(pattern, limit)
-    return [glob] if glob.problem is None and glob.regex is not None else []
 
 
 @rule(
@@ -55,7 +40,7 @@ def _exact(pattern: str, limit: int) -> list[globs.Glob]:
     preview=_PREVIEW,
 )
 def cline_glob_unmatched(container: ToolRulesDir, options: dict) -> Iterator[Hit]:
-    for document, pattern, line in dead_globs(container, _patterns, _exact, options):
+    for document, pattern, line in dead_globs(container, _patterns, exact, options):
         root_only = "/" not in pattern and not pattern.startswith("**")
         hint = f" Without `matchBase` it names root files only: write `**/{pattern}`." if root_only else ""
         yield Hit(
