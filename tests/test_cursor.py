@@ -171,3 +171,21 @@ def test_cli_reports_cursor_rules_with_preview(tmp_path: Path) -> None:
     assert result.returncode == 1 and "CUR001" in result.stdout, result.stdout + result.stderr
     quiet = run_cli("check", "--no-cache", str(tmp_path))
     assert "CUR001" not in quiet.stdout  # a preview rule until measured
+
+
+def test_readme_lists_every_agent_and_how_its_reading_is_known() -> None:
+    """The README's supported-agents table names each registered agent and says, as its profile
+    does, whether its reading is verified against the running client, read in its source, or
+    taken from its documentation."""
+    from mnemolint.agents import AGENTS
+    from mnemolint.agents.base import CLIENT, DOCS, SOURCE
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    table = readme.split("## Supported agents", 1)[1].split("\n## ", 1)[0]
+    said = {CLIENT: "verified against the running client", SOURCE: "read in its source", DOCS: "from its documentation"}
+    for agent in AGENTS:
+        if not agent.selectable or agent.verified is None:
+            continue
+        row = next((line for line in table.splitlines() if line.startswith(f"| {agent.title} |")), None)
+        assert row is not None, agent.title
+        assert said[agent.verified.how] in row, (agent.title, agent.verified.how)

@@ -14,7 +14,7 @@ from mnemolint.model import WARNING, Hit
 from mnemolint.parse.document import Document
 from mnemolint.rules.base import ON_MEMBERS, Family, rule
 
-_PREVIEW = "held-out: fewer than 5 findings on the corpus's 1 Cline rule file to judge"
+_PREVIEW = "held-out: 0 findings on the corpus's 1 Cline rule file, fewer than 5 to judge"
 
 
 def paths_value(document: Document) -> tuple[bool, object]:

@@ -34,7 +34,7 @@ CURSOR_MAX_LINES = Option(
     cursor.ADVISED_MAX_LINES,
     "most lines a Cursor rule may have before CUR005 (Cursor's documentation advises under 500)",
 )
-_PREVIEW = "held-out: fewer than 5 findings on the corpus's 14 Cursor rule files to judge"
+_PREVIEW = "held-out: 0 findings on the corpus's 14 Cursor rule files (3 repositories), fewer than 5 to judge"
 
 
 def _globs(document: Document) -> list[tuple[str, int | None]]:
