@@ -23,29 +23,21 @@ CLINE_RULES_DIR = rules_dir_type(
     "",
     "A Cline rules dir is `.clinerules/`; its rules are its .md files, at any depth, less workflows, hooks and skills.",
 )
+# How both of Cline's kinds are read: strict YAML frontmatter whose `paths` it acts on.
+_READ = {
+    "frontmatter": True,
+    "frontmatter_fields": True,
+    "suppressions": True,
+    "unread_frontmatter": _UNREAD,
+    "fields": "`paths`, so the rule is loaded for every request",
+    "keys": cline.KEYS,
+    "reader": lambda document: cline.AGENT,
+    "instructions": True,
+}
 CLINE_RULE = Kind(
     "Cline rule",
     container=CLINE_RULES_DIR,
     matches=lambda rel: rel.endswith(".md") and rel.split("/", 1)[0] not in cline.NOT_RULES,
-    frontmatter=True,
-    frontmatter_fields=True,
-    suppressions=True,
-    unread_frontmatter=_UNREAD,
-    fields="`paths`, so the rule is loaded for every request",
-    keys=cline.KEYS,
-    reader=lambda document: cline.AGENT,
-    instructions=True,
+    **_READ,  # type: ignore[arg-type]
 )
-CLINERULES_FILE = Kind(
-    "Cline .clinerules file",
-    container=None,
-    matches=lambda rel: rel == cline.HOME,
-    frontmatter=True,
-    frontmatter_fields=True,
-    suppressions=True,
-    unread_frontmatter=_UNREAD,
-    fields="`paths`, so the rule is loaded for every request",
-    keys=cline.KEYS,
-    reader=lambda document: cline.AGENT,
-    instructions=True,
-)
+CLINERULES_FILE = Kind("Cline .clinerules file", container=None, matches=lambda rel: rel == cline.HOME, **_READ)  # type: ignore[arg-type]

@@ -239,6 +239,30 @@ def dead_globs(
         yield written[key]
 
 
+def dead_glob_hits(
+    container: ToolRulesDir,
+    patterns_of: Callable[[Document], list[tuple[str, int | None]]],
+    options: dict,
+    what: str,
+    noun: str = "rule",
+) -> Iterator[Hit]:
+    """CUR001's, CPL001's and WSF003's finding on each dead glob (read the widest way,
+    `compile_loose`): `what` says what the tool then never does through it, `noun` what the file is."""
+    for document, pattern, line in dead_globs(container, patterns_of, compile_loose, options):
+        yield Hit(
+            f"`{short(pattern)}` matches no file of the project, at any depth or as a folder, so {what}. "
+            f"Fix the pattern, or delete the {noun} if what it was for is gone.",
+            path=document.path,
+            line=line,
+        )
+
+
+def key_patterns(document: Document, key: str) -> list[tuple[str, int | None]]:
+    """The globs of frontmatter `key`, each with its line."""
+    fields = fields_of(document)
+    return pattern_lines(document, fields, key, fields.patterns(key))
+
+
 def pattern_lines(document: Document, fields: Fields, key: str, patterns: list[str]) -> list[tuple[str, int | None]]:
     """Each pattern of `key` with the frontmatter line that holds it (the key's own line when it
     is on none of its own)."""

@@ -12,12 +12,10 @@ from mnemolint.agents import copilot
 from mnemolint.kinds.copilot import COPILOT_INSTRUCTIONS_DIR, PATH_INSTRUCTIONS
 from mnemolint.kinds.editor_rules import (
     ToolRulesDir,
-    compile_loose,
-    dead_globs,
+    dead_glob_hits,
     empty_body,
     fields_of,
     pattern_lines,
-    short,
 )
 from mnemolint.model import WARNING, Hit
 from mnemolint.parse.document import Document
@@ -48,14 +46,14 @@ def _patterns(document: Document) -> list[tuple[str, int | None]]:
     preview=_PREVIEW,
 )
 def copilot_applyto_unmatched(container: ToolRulesDir, options: dict) -> Iterator[Hit]:
-    for document, pattern, line in dead_globs(container, _patterns, compile_loose, options):
-        yield Hit(
-            f"`applyTo` pattern `{short(pattern)}` matches no file of the project, at any depth or as a folder: "
-            "Copilot never applies these instructions through it (the Copilot CLI still lists it to the model as "
-            "where they apply). Fix the pattern, or delete the file if what it was for is gone.",
-            path=document.path,
-            line=line,
-        )
+    yield from dead_glob_hits(
+        container,
+        _patterns,
+        options,
+        "Copilot never applies these instructions through it (the Copilot CLI still lists it to the model as "
+        "where they apply)",
+        noun="file",
+    )
 
 
 @rule(

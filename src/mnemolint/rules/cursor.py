@@ -16,11 +16,10 @@ from mnemolint.kinds.editor_rules import (
     ToolRulesDir,
     body_of,
     boolean,
-    compile_loose,
-    dead_globs,
+    dead_glob_hits,
     empty_body,
     fields_of,
-    pattern_lines,
+    key_patterns,
     short,
 )
 from mnemolint.model import INFO, WARNING, Hit
@@ -37,11 +36,6 @@ CURSOR_MAX_LINES = Option(
 _PREVIEW = "held-out: 0 findings on the corpus's 14 Cursor rule files (3 repositories), fewer than 5 to judge"
 
 
-def _globs(document: Document) -> list[tuple[str, int | None]]:
-    fields = fields_of(document)
-    return pattern_lines(document, fields, "globs", fields.patterns("globs"))
-
-
 @rule(
     "CUR001",
     "cursor-glob-unmatched",
@@ -52,18 +46,12 @@ def _globs(document: Document) -> list[tuple[str, int | None]]:
     preview=_PREVIEW,
 )
 def cursor_glob_unmatched(container: ToolRulesDir, options: dict) -> Iterator[Hit]:
-    for document, pattern, line in dead_globs(container, _live_globs, compile_loose, options):
-        yield Hit(
-            f"`{short(pattern)}` matches no file of the project, at any depth or as a folder, so Cursor never "
-            "attaches this rule through it. Fix the pattern, or delete the rule if what it was for is gone.",
-            path=document.path,
-            line=line,
-        )
+    yield from dead_glob_hits(container, _live_globs, options, "Cursor never attaches this rule through it")
 
 
 def _live_globs(document: Document) -> list[tuple[str, int | None]]:
     """The globs Cursor acts on: none of a rule with `alwaysApply: true` (CUR003 says so)."""
-    return [] if boolean(fields_of(document).values.get("alwaysApply")) else _globs(document)
+    return [] if boolean(fields_of(document).values.get("alwaysApply")) else key_patterns(document, "globs")
 
 
 @rule(

@@ -11,11 +11,10 @@ from mnemolint.agents import windsurf
 from mnemolint.kinds.editor_rules import (
     ToolRulesDir,
     body_lines,
-    compile_loose,
-    dead_globs,
+    dead_glob_hits,
     empty_body,
     fields_of,
-    pattern_lines,
+    key_patterns,
     short,
 )
 from mnemolint.kinds.windsurf import WINDSURF_RULE, WINDSURF_RULES_DIR
@@ -115,8 +114,7 @@ def _size(document: Document) -> int:
 def _glob_patterns(document: Document) -> list[tuple[str, int | None]]:
     if trigger(document) != windsurf.GLOB:
         return []  # Windsurf matches `globs` only for a `glob` rule
-    fields = fields_of(document)
-    return pattern_lines(document, fields, "globs", fields.patterns("globs"))
+    return key_patterns(document, "globs")
 
 
 @rule(
@@ -129,13 +127,7 @@ def _glob_patterns(document: Document) -> list[tuple[str, int | None]]:
     preview=_PREVIEW,
 )
 def windsurf_glob_unmatched(container: ToolRulesDir, options: dict) -> Iterator[Hit]:
-    for document, pattern, line in dead_globs(container, _glob_patterns, compile_loose, options):
-        yield Hit(
-            f"`{short(pattern)}` matches no file of the project, at any depth or as a folder, so Windsurf never "
-            "applies this rule through it. Fix the pattern, or delete the rule if what it was for is gone.",
-            path=document.path,
-            line=line,
-        )
+    yield from dead_glob_hits(container, _glob_patterns, options, "Windsurf never applies this rule through it")
 
 
 @rule(
