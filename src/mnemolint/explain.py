@@ -19,6 +19,7 @@ TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on ev
 if TYPE_CHECKING:
     from mnemolint.agents.base import RulesDirs
     from mnemolint.config import Settings
+    from mnemolint.discover.tree import Tree
     from mnemolint.parse.document import Document
 
 EXPLAINED = (WAVE, CLAUDE_CODE)  # the agents `explain-rules` shows by default
@@ -45,13 +46,15 @@ class Explanation:
     """What one agent injects for one file: project memory (always loaded), the unconditional
     rules, the conditional rules that apply, the nested instruction files (outermost first), the
     rules replaced by a later one with the same id, the rules a dangling link keeps from loading,
-    and (asked with --all) the conditional rules that do not apply."""
+    the rules the agent reads only on request (by their description, or @-mentioned: Cursor's,
+    Windsurf's), and (asked with --all) the conditional rules that do not apply."""
 
     __slots__ = (
         "reader",
         "memory",
         "always",
         "applying",
+        "requested",
         "nested",
         "replaced",
         "lost",
@@ -65,6 +68,7 @@ class Explanation:
         self.memory: list[str] = []
         self.always: list[Entry] = []
         self.applying: list[Entry] = []
+        self.requested: list[Entry] = []
         self.nested: list[str] = []
         self.replaced: list[Entry] = []
         self.lost: list[Entry] = []
@@ -76,6 +80,8 @@ class Explanation:
         entries = ("always", "applying", "replaced", "lost", "not_applying")
         found: dict[str, object] = {"agent": self.reader.name, "project_memory": self.memory, "nested": self.nested}
         found.update({name: [entry.as_dict() for entry in getattr(self, name)] for name in entries})
+        if self.requested:
+            found["requested"] = [entry.as_dict() for entry in self.requested]
         if self.reader.follows_imports or self.imports:
             found["imports"] = self.imports
         if self.auto_memory is not None:
@@ -123,7 +129,7 @@ def explain(path: str, root: str, settings: Settings, readers: tuple[Agent, ...]
         show_all,
         settings.options,
     )
-    return [_for(reader, scan) for reader in readers]
+    return [_for(reader, scan, tree) for reader in readers]
 
 
 class _Scan:
@@ -164,7 +170,7 @@ def _folders_between(root: str, target: str) -> list[str]:
     return [root] + [os.path.join(root, *parts[: index + 1]) for index in range(len(parts))]
 
 
-def _for(agent: Agent, scan: _Scan) -> Explanation:
+def _for(agent: Agent, scan: _Scan, tree: Tree) -> Explanation:
     """What `agent` injects, from its profile: its session's instruction files at the start and
     those below the session folder down to the file's (`Session.start`, `Session.nested`; Claude
     Code's walks from the file system's root, `AGENTS.md` where no `CLAUDE.md` loads at all), its
@@ -181,6 +187,7 @@ def _for(agent: Agent, scan: _Scan) -> Explanation:
         found.nested = [_walked(path, root) for path in walk.nested(scan.target)]
     if agent.rules is not None:
         _rules(found, agent.rules, scan)
+    _tool_rules(found, scan, tree)
     if agent.follows_imports:
         _imports(found, scan)
     if agent.auto_memory is not None:
@@ -247,6 +254,35 @@ def _rules(found: Explanation, rules: RulesDirs, scan: _Scan) -> None:
                 registry[document.rel] = (rules_dir, document)
     for rules_dir, document in registry.values():
         _judge(found, rules_dir, document, scan)
+
+
+def _tool_rules(found: Explanation, scan: _Scan, tree: Tree) -> None:
+    """The rule files of Cursor, Copilot, Windsurf and Cline (kinds/tool_rules.py), each filed by how
+    the tool applies it: always, by a glob that matches the file (relative to the folder holding the
+    tool's folder, or to the session folder), on request, or not."""
+    from mnemolint.kinds.tool_rules import ALWAYS, GLOBS, REQUESTED, activation, rule_files
+
+    root = scan.root
+    for document in rule_files(found.reader, tree.containers, tree.documents, root, scan.chain):
+        how = activation(document)
+        entry = Entry(document.rel or _shown(document.path, root), _shown(document.path, root), "project", how.why)
+        if how.mode == ALWAYS:
+            found.always.append(entry)
+        elif how.mode == REQUESTED:
+            found.requested.append(entry)
+        elif how.mode == GLOBS:
+            container = document.container
+            bases = {getattr(container, "base", root), root}
+            rels = [rel for rel in (scan.relative(base) for base in bases) if rel is not None]
+            matched = how.matched(rels, scan.limit)
+            if matched:
+                entry.why = f"`{matched}` matched" + (f"; {how.why}" if how.why else "")
+                found.applying.append(entry)
+            elif scan.show_all:
+                entry.why = "no pattern matched (" + ", ".join(f"`{pattern}`" for pattern in how.patterns) + ")"
+                found.not_applying.append(entry)
+        elif scan.show_all:
+            found.not_applying.append(entry)
 
 
 def _auto_memory(agent: Agent, root: str) -> str | None:

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import os
 
-from mnemolint.agents import claude_code, codex, gemini_cli, wave
+from mnemolint.agents import claude_code, cline, codex, copilot, cursor, gemini_cli, wave, windsurf
 from mnemolint.agents.base import Agent
 from mnemolint.errors import ConfigError
 
-_MODULES = (wave, claude_code, codex, gemini_cli)  # one line per agent, in the registry's order
+# one line per agent, in the registry's order
+_MODULES = (wave, claude_code, codex, gemini_cli, cursor, copilot, windsurf, cline)
 
 AGENTS: tuple[Agent, ...] = tuple(module.AGENT for module in _MODULES)
 WAVE = wave.AGENT

@@ -68,6 +68,7 @@ def _text(found: Explanation, shown: str, show_all: bool) -> str:
         ("Project memory, always loaded", found.memory),
         ("Always-on rules", [_entry(entry) for entry in found.always]),
         ("Conditional rules that apply", [_entry(entry) for entry in found.applying]),
+        ("Read on request (by its description, or when @-mentioned)", [_entry(entry) for entry in found.requested]),
         ("Nested instruction files, outermost first", found.nested),
         (
             "Imported with them (@imports)",

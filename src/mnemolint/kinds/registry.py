@@ -7,10 +7,18 @@ a file no kind claims is not linted. Adding a kind is one module in `kinds/` (it
 
 from __future__ import annotations
 
-from mnemolint.kinds import ai_memory, gemini, gitignore, instructions, memory, rules
+from mnemolint.kinds import ai_memory, cline, copilot, cursor, gemini, gitignore, instructions, memory, rules, windsurf
 from mnemolint.kinds.base import ContainerType, Kind
 
-CONTAINERS: tuple[ContainerType, ...] = (memory.MEMORY_DIR, rules.RULES_DIR, ai_memory.AI_MEMORY_DIR)
+CONTAINERS: tuple[ContainerType, ...] = (
+    memory.MEMORY_DIR,
+    rules.RULES_DIR,
+    ai_memory.AI_MEMORY_DIR,
+    cursor.CURSOR_RULES_DIR,
+    copilot.COPILOT_INSTRUCTIONS_DIR,
+    windsurf.WINDSURF_RULES_DIR,
+    cline.CLINE_RULES_DIR,
+)
 KINDS: tuple[Kind, ...] = (
     memory.INDEX,
     memory.TOPIC,
@@ -19,6 +27,12 @@ KINDS: tuple[Kind, ...] = (
     *ai_memory.KINDS,
     gitignore.GITIGNORE,
     *gemini.KINDS,
+    cursor.CURSOR_RULE,
+    cursor.CURSORRULES,
+    copilot.PATH_INSTRUCTIONS,
+    windsurf.WINDSURF_RULE,
+    cline.CLINE_RULE,
+    cline.CLINERULES_FILE,
 )
 WITH_FRONTMATTER = tuple(kind for kind in KINDS if kind.frontmatter)
 TAKING_FRONTMATTER = tuple(kind for kind in KINDS if kind.frontmatter_fields)

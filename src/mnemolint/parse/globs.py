@@ -29,8 +29,11 @@ from mnemolint.patterns import Lazy
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
     from collections.abc import Iterable
+    from typing import TypeVar
 
     from mnemolint.parse.safe_regex import Budget, SafeRegex
+
+    K = TypeVar("K")
 
 WAVE_STYLE = "minimatch"
 CLAUDE_STYLE = "gitignore"
@@ -310,3 +313,40 @@ def literal_tail(glob: Glob) -> str:
 def unconditional_for_claude(patterns: Iterable[str]) -> bool:
     """Claude Code treats an empty list, or one of `**` patterns only, as no condition at all."""
     return all(set(pattern.strip()) <= {"*", "/"} for pattern in patterns)
+
+
+def unmatched(pending: list[tuple[K, Glob]], files: list[str]) -> list[tuple[K, Glob]]:
+    """The patterns of `pending` (each with the key of what it stands for) that match none of
+    `files` (WAV002, and the CUR, CPL, WSF and CLN glob rules). A minimatch pattern ending in
+    literal text (`**/*.py`) can only match a path ending in it, so it is tried on those alone;
+    the rest share one combined expression per file, rebuilt only when a pattern is found live."""
+    by_tail: dict[str, list[tuple[K, Glob]]] = {}
+    rest: list[tuple[K, Glob]] = []
+    alone = [item for item in pending if not item[1].combinable]  # each matched by itself, in bounded time
+    for item in pending:
+        tail = literal_tail(item[1])
+        if item[1].combinable:
+            (by_tail.setdefault(tail, []) if tail else rest).append(item)
+    left = _scan(rest, files) + [item for item in alone if not any(item[1].matches(rel) for rel in files)]
+    for tail, items in by_tail.items():
+        left += _scan(items, [rel for rel in files if rel.endswith(tail)])
+    return left
+
+
+def _scan(pending: list[tuple[K, Glob]], files: list[str]) -> list[tuple[K, Glob]]:
+    left = list(pending)
+    combined = _combine(left)
+    for rel in files:
+        if combined is None:
+            break
+        if combined.match(rel):
+            left = [(key, glob) for key, glob in left if not glob.matches(rel)]
+            combined = _combine(left)
+    return left
+
+
+def _combine(pending: list[tuple[K, Glob]]) -> re.Pattern | None:
+    if not pending:
+        return None
+    flags = pending[0][1].regex.flags & re.IGNORECASE  # type: ignore[union-attr]
+    return re.compile("|".join(f"(?:{glob.regex.pattern})" for _, glob in pending), flags)  # type: ignore[union-attr]

@@ -13,7 +13,10 @@ from mnemolint.rules import (
     ai_memory,
     citations,
     claude,
+    cline,
     codex,
+    copilot,
+    cursor,
     frontmatter,
     gemini,
     gitignore,
@@ -25,6 +28,7 @@ from mnemolint.rules import (
     text,
     topic,
     wave,
+    windsurf,
 )
 from mnemolint.rules.base import Family, Rule
 
@@ -44,6 +48,10 @@ FAMILIES: tuple[Family, ...] = (
     gitignore.FAMILY,
     citations.FAMILY,
     suppression.FAMILY,
+    cursor.FAMILY,
+    copilot.FAMILY,
+    windsurf.FAMILY,
+    cline.FAMILY,
 )
 
 RULES: tuple[Rule, ...] = tuple(rule for family in FAMILIES for rule in family.rules)

@@ -7,7 +7,6 @@ matching, decide what each agent gets. Every finding names the agent it concerns
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
 
 from mnemolint.agents import CLAUDE_CODE, WAVE
@@ -169,7 +168,7 @@ def rule_glob_unmatched(container: RulesDir, options: dict) -> Iterator[Hit]:
             if glob.problem is None and glob.regex is not None
         ]
         # A written pattern is dead only when none of its brace expansions matches a file.
-        unmatched = {id(glob) for _, glob in _unmatched(pending, container.project.files())}
+        unmatched = {id(glob) for _, glob in globs.unmatched(pending, container.project.files())}
         live = {(document.path, glob.written) for document, glob in pending if id(glob) not in unmatched}
         for document, glob in pending:
             key = (document.path, glob.written)
@@ -184,42 +183,6 @@ def rule_glob_unmatched(container: RulesDir, options: dict) -> Iterator[Hit]:
             path=document.path,
             line=_line_of(document, written),
         )
-
-
-def _unmatched(pending: list[tuple[Document, globs.Glob]], files: list[str]) -> list[tuple[Document, globs.Glob]]:
-    """The patterns of `pending` that match none of `files`. A minimatch pattern ending in
-    literal text (`**/*.py`) can only match a path ending in it, so it is tried on those alone;
-    the rest share one combined expression per file, rebuilt only when a pattern is found live."""
-    by_tail: dict[str, list[tuple[Document, globs.Glob]]] = {}
-    rest: list[tuple[Document, globs.Glob]] = []
-    alone = [item for item in pending if not item[1].combinable]  # each matched by itself, in bounded time
-    for item in pending:
-        tail = globs.literal_tail(item[1])
-        if item[1].combinable:
-            (by_tail.setdefault(tail, []) if tail else rest).append(item)
-    left = _scan(rest, files) + [item for item in alone if not any(item[1].matches(rel) for rel in files)]
-    for tail, items in by_tail.items():
-        left += _scan(items, [rel for rel in files if rel.endswith(tail)])
-    return left
-
-
-def _scan(pending: list[tuple[Document, globs.Glob]], files: list[str]) -> list[tuple[Document, globs.Glob]]:
-    left = list(pending)
-    combined = _combine(left)
-    for rel in files:
-        if combined is None:
-            break
-        if combined.match(rel):
-            left = [(document, glob) for document, glob in left if not glob.matches(rel)]
-            combined = _combine(left)
-    return left
-
-
-def _combine(pending: list[tuple[Document, globs.Glob]]) -> re.Pattern | None:
-    if not pending:
-        return None
-    flags = pending[0][1].regex.flags & re.IGNORECASE  # type: ignore[union-attr]
-    return re.compile("|".join(f"(?:{glob.regex.pattern})" for _, glob in pending), flags)  # type: ignore[union-attr]
 
 
 @rule(
