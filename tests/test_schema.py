@@ -116,7 +116,7 @@ WRONG = [
     {"index-max-lines": True},
     {"index-max-lines": 2.5},
     {"index-warn-ratio": 1.5},
-    {"agents": ["cursor"]},
+    {"agents": ["emacs"]},
     {"user-rules": 1},
     {"now": 20261201},
 ]

@@ -55,6 +55,16 @@ def schema() -> dict:
             "description": "the lowest severity that makes `check` exit 1",
         },
         "preview": {"type": "boolean", "default": False, "description": "also run the preview rules"},
+        "respect-gitignore": {
+            "type": "boolean",
+            "default": True,
+            "description": "inside a git work tree, leave out what its `.gitignore` files ignore",
+        },
+        "force-exclude": {
+            "type": "boolean",
+            "default": False,
+            "description": "apply `exclude` to paths named on the command line too",
+        },
         "exclude": {**globs, "default": [], "description": "files and directories not to lint"},
         "extend-exclude": {**globs, "default": [], "description": "globs added to `exclude`"},
         "memory-dirs": {**globs, "default": [], "description": "directories to treat as memory dirs"},
