@@ -15,7 +15,7 @@ TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on ev
 if TYPE_CHECKING:
     from types import ModuleType
 
-MODULES = ("check", "index", "rules", "rule", "explain_rules", "hook", "preview", "manifest", "clean", "mcp")
+MODULES = ("check", "index", "rules", "rule", "explain_rules", "hook", "preview", "manifest", "clean", "mcp", "server")
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 

@@ -62,6 +62,23 @@ _FACTS = (
 FACT_OBJECTS = (_FACTS.index("_frontmatter"), _FACTS.index("_suppressions"))
 
 
+# Texts that stand for files, by absolute path: an editor's unsaved buffers (`mnemolint server`).
+# Every read of such a path, by any rule or command, gets this text instead of the disk's.
+_OVERLAY: dict[str, str] = {}
+
+
+def overlay(texts: dict[str, str]) -> None:
+    """Read `texts` in place of the files at their paths from now on (an empty mapping: read the
+    disk again). The cache neither recalls nor keeps a file read from here (`overlaid`)."""
+    _OVERLAY.clear()
+    _OVERLAY.update(texts)
+
+
+def overlaid(path: str) -> bool:
+    """Whether a read of `path` gets the overlay's text rather than the file's."""
+    return path in _OVERLAY
+
+
 class Document:
     """A file of a known kind. `text` is None when it could not be read or decoded usefully.
 
@@ -131,9 +148,13 @@ class Document:
     def _load(self) -> None:
         """Read the file once; one over `max-file-bytes` is measured (fstat), never read. Opened without
         blocking and read only when it is still a regular file: a FIFO or device swapped in since the
-        walk saw a file is refused, never waited on."""
+        walk saw a file is refused, never waited on. A path in the overlay is read from there."""
         self._loaded = True
         limit = self.options["max-file-bytes"]
+        held = _OVERLAY.get(self.path) if _OVERLAY else None
+        if held is not None:
+            self._take_held(held, limit)
+            return
         try:
             fd = _open(self.path)
             if isinstance(fd, str):
@@ -162,6 +183,23 @@ class Document:
         except OSError as error:
             self.read_error = error.strerror or str(error)
             return
+        self._decode(data)
+
+    def _take_held(self, text: str, limit: int) -> None:
+        """The overlay's text for this path, judged as a read of the file would be: nothing held for a
+        path behind a dangerous link is taken, and one over `max-file-bytes` is only measured."""
+        refused = dangerous_link(self.path)
+        if refused:
+            self.read_error = refused
+            return
+        data = text.encode("utf-8", "surrogatepass")
+        if len(data) > limit:
+            self._too_large, self._size = True, len(data)
+            return
+        self._decode(data)
+
+    def _decode(self, data: bytes) -> None:
+        """The facts of the file's bytes: its size, whether it is binary, its text."""
         self._size = len(data)
         if b"\x00" in data:
             self.binary = True
