@@ -87,3 +87,128 @@ async def test_open_and_change_lint_the_buffer_not_the_disk(client: LanguageClie
     )
     await until(lambda: codes(client, index) == ["MEM104"])
     assert client.diagnostics[index][0].range.start.line == 3
+
+
+def change(client: LanguageClient, target: str, version: int, text: str) -> None:
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=target, version=version),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+        )
+    )
+
+
+@pytest.mark.asyncio
+async def test_a_topic_is_judged_against_the_index_as_the_editor_holds_it(client: LanguageClient, project):
+    (project / "memory" / "deploy.md").write_text(TOPIC.replace("build", "deploy"), encoding="utf-8")
+    topic = open_file(client, project / "memory" / "deploy.md")
+    await until(lambda: "MEM105" in (codes(client, topic) or []), "MEM105 on the unlinked topic")
+    index = open_file(client, project / "memory" / "MEMORY.md")
+    change(client, index, 2, INDEX + "- [Deploy](deploy.md) — how the deploy runs\n")  # not saved
+    await until(lambda: codes(client, topic) == [], "the topic linked by the unsaved index")
+    assert "deploy.md" not in (project / "memory" / "MEMORY.md").read_text(encoding="utf-8")
+
+
+BROKEN = INDEX + "- [gone](gone.md)\n"
+
+
+@pytest.mark.asyncio
+async def test_code_actions_fix_suppress_and_fix_all(client: LanguageClient, project):
+    index = open_file(client, project / "memory" / "MEMORY.md", BROKEN)
+    await until(lambda: codes(client, index) == ["MEM104"])
+    line = types.Range(types.Position(3, 0), types.Position(3, 5))
+    found = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=index),
+            range=line,
+            context=types.CodeActionContext(diagnostics=list(client.diagnostics[index])),
+        )
+    )
+    by_title = {action.title: action for action in found}
+    fix = next((action for title, action in by_title.items() if "(MEM104)" in title), None)
+    assert fix is not None, list(by_title)
+    assert fix.kind == types.CodeActionKind.QuickFix and fix.is_preferred
+    (edit,) = fix.edit.document_changes[0].edits
+    assert edit.new_text == "" and (edit.range.start.line, edit.range.end.line) == (3, 4)
+    suppress = by_title["mnemolint: suppress MEM104 on this line"]
+    (comment,) = suppress.edit.document_changes[0].edits
+    assert comment.new_text == "<!-- mnemolint-disable-next-line MEM104 -->\n" and comment.range.start.line == 3
+    fix_all = [action for action in found if action.title.endswith("fix all safe fixes in this file")]
+    assert {str(action.kind) for action in fix_all} == {"quickfix", "source.fixAll.mnemolint"}
+    resolved = await client.code_action_resolve_async(fix_all[0])
+    assert resolved.edit is not None, (fix_all[0].data, type(fix_all[0].data))
+    (whole,) = resolved.edit.document_changes[0].edits
+    assert whole.new_text == INDEX
+    # The suppression comment, once in the buffer, silences the finding.
+    change(client, index, 2, INDEX + "<!-- mnemolint-disable-next-line MEM104 -->\n- [gone](gone.md)\n")
+    await until(lambda: codes(client, index) == [], "the suppressed finding gone")
+
+
+@pytest.mark.asyncio
+async def test_hover_on_a_code_an_entry_and_an_import(client: LanguageClient, project):
+    index = open_file(client, project / "memory" / "MEMORY.md", BROKEN)
+    await until(lambda: codes(client, index) == ["MEM104"])
+    on_finding = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=index), position=types.Position(3, 4))
+    )
+    assert "**MEM104**" in on_finding.contents.value and "rules-catalog/MEM104.md" in on_finding.contents.value
+    on_entry = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=index), position=types.Position(2, 4))
+    )
+    value = on_entry.contents.value
+    assert "`build.md` → `build.md`" in value and "loads this entry" in value, value
+    assert "How the build runs" in value  # the manifest line the agent is seeded with
+    (project / "CLAUDE.md").write_text("# Project\n\nSee @memory/build.md and @missing.md\n", encoding="utf-8")
+    claude = open_file(client, project / "CLAUDE.md")
+    await until(lambda: codes(client, claude) is not None)
+    imported = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=claude), position=types.Position(2, 7))
+    )
+    assert "`@memory/build.md` → `memory/build.md`: Claude Code loads it whole" in imported.contents.value
+    missing = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=claude), position=types.Position(2, 28))
+    )
+    assert "no such file" in missing.contents.value
+    links = await client.text_document_document_link_async(
+        types.DocumentLinkParams(text_document=types.TextDocumentIdentifier(uri=claude))
+    )
+    assert [link.target for link in links] == [uri(project / "memory" / "build.md")]
+
+
+@pytest.mark.asyncio
+async def test_document_links_code_lens_and_the_preview_command(client: LanguageClient, project):
+    index = open_file(client, project / "memory" / "MEMORY.md")
+    await until(lambda: codes(client, index) == [])
+    links = await client.text_document_document_link_async(
+        types.DocumentLinkParams(text_document=types.TextDocumentIdentifier(uri=index))
+    )
+    assert [(link.target, link.range.start.line) for link in links] == [(uri(project / "memory" / "build.md"), 2)]
+    lenses = await client.text_document_code_lens_async(
+        types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=index))
+    )
+    titles = [lens.command.title for lens in lenses]
+    assert titles == ["mnemolint: what does Wave load?", "mnemolint: what does Claude Code load?"], titles
+    command = lenses[1].command
+    answer = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command=command.command, arguments=command.arguments)
+    )
+    assert answer["agent"] == "claude-code" and answer["facts"]["index"] == "memory/MEMORY.md"
+    assert "Nothing is cut: the whole index is loaded." in answer["text"]
+    assert any("Nothing is cut" in message.message for message in client.messages)
+
+
+@pytest.mark.asyncio
+async def test_a_topic_created_outside_the_editor_is_seen(client: LanguageClient, project):
+    await until(lambda: client.registrations, "the server's request to watch files")
+    (registration,) = client.registrations
+    assert registration.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
+    assert {"globPattern": "**/*.md"} in registration.register_options["watchers"]
+    index = open_file(client, project / "memory" / "MEMORY.md", BROKEN)
+    await until(lambda: codes(client, index) == ["MEM104"])
+    (project / "memory" / "gone.md").write_text(TOPIC.replace("build", "gone"), encoding="utf-8")
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=uri(project / "memory" / "gone.md"), type=types.FileChangeType.Created)]
+        )
+    )
+    await until(lambda: codes(client, index) == [], "the link no longer broken")

@@ -63,6 +63,7 @@ def fix_all_edit(session: Session, folder: Folder, path: str, encoding: str) -> 
 
     if folder.settings is None:
         return None
+    folder.enter()
     outcome = fix([path], folder.settings, unsafe=False, write=False)
     changes: list = []
     for changed, (before, after) in sorted(outcome.changes.items()):

@@ -247,10 +247,8 @@ def build(make_settings: Callable[[str], Settings]) -> MnemolintServer:
         return navigation.lenses(session, found[0])
 
     @server.command(navigation.PREVIEW)
-    def preview(arguments: list) -> dict:
-        """`[uri, agent]`: what the agent (default: the dir's own) loads of that open MEMORY.md."""
-        uri = arguments[0] if arguments and isinstance(arguments[0], str) else ""
-        agent = arguments[1] if len(arguments) > 1 and isinstance(arguments[1], str) else None
+    def preview(uri: str, agent: str | None = None) -> dict:
+        """What `agent` (default: the dir's own) loads of the open MEMORY.md at `uri`."""
         found = folder_of(uri)
         if found is None or found[0] not in session.buffers:
             raise ConfigError("the preview command takes the URI of an open MEMORY.md of a workspace folder")

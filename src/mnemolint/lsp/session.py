@@ -60,6 +60,11 @@ class Folder:
             self.settings, self.error = None, str(error)
         self.result = None
 
+    def enter(self) -> None:
+        """Work from the folder, as `mnemolint check` run there does: the tree's root, the paths a
+        fix may write and the paths messages show are the current directory's."""
+        os.chdir(self.root)
+
     def owns(self, path: str) -> bool:
         """Whether `path` is in this folder, by its name and by where links along it lead, and is
         not behind a link to a sensitive place: the server reads nothing else."""
@@ -159,6 +164,7 @@ class Session:
             self.findings.update(by_path)
             return by_path
         self._overlay()
+        folder.enter()
         folder.result = lint(paths, folder.settings, cache=True)
         folder.linted = versions
         for diagnostic in shown(folder.result.diagnostics):
