@@ -4,7 +4,6 @@ code actions, hover, links, the code lens and its command, watched files, shutdo
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
 
 import pytest
@@ -79,12 +78,7 @@ def open_file(client: LanguageClient, path, text: str | None = None) -> str:
 async def test_open_and_change_lint_the_buffer_not_the_disk(client: LanguageClient, project):
     index = open_file(client, project / "memory" / "MEMORY.md")
     await until(lambda: codes(client, index) == [])
-    client.text_document_did_change(
-        types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=index, version=2),
-            content_changes=[types.TextDocumentContentChangeWholeDocument(text=INDEX + "- [Gone](gone.md) — missing\n")],
-        )
-    )
+    change(client, index, 2, INDEX + "- [Gone](gone.md) — missing\n")
     await until(lambda: codes(client, index) == ["MEM104"])
     assert client.diagnostics[index][0].range.start.line == 3
 

@@ -16,7 +16,9 @@ HELP = "serve diagnostics, fixes, hovers and links to an editor over the Languag
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--stdio", action="store_true", help="talk over stdin and stdout (the default and only channel; editors pass it)"
+        "--stdio",
+        action="store_true",
+        help="talk over stdin and stdout (the default and only channel; editors pass it)",
     )
     add_selection_arguments(parser)
     add_config_argument(parser)

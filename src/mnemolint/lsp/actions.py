@@ -47,7 +47,11 @@ def fix_action(session: Session, folder: Folder, finding: Diagnostic, encoding: 
     edited = [types.TextEdit(range=lines.span(edit.start, edit.end), new_text=edit.content) for edit in edits]
     changes.append(_edit_of(session, target, edited))
     safe = fix.applicability == SAFE
-    title = f"mnemolint: {fix.message} ({finding.code})" if safe else f"mnemolint: {fix.message} ({finding.code}, unsafe fix: review it)"
+    title = (
+        f"mnemolint: {fix.message} ({finding.code})"
+        if safe
+        else f"mnemolint: {fix.message} ({finding.code}, unsafe fix: review it)"
+    )
     return types.CodeAction(
         title=title,
         kind=types.CodeActionKind.QuickFix,

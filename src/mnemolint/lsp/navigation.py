@@ -92,7 +92,8 @@ def _rule(code: str) -> str:
 
     rule = BY_CODE[code]
     note = " (preview rule: runs only with `--preview`)" if rule.preview else ""
-    return f"**{code}** `{rule.name}` ({rule.severity}){note}: {rule.summary}\n\n[{code}: the rule's page]({rule_url(code)})"
+    page = f"[{code}: the rule's page]({rule_url(code)})"
+    return f"**{code}** `{rule.name}` ({rule.severity}){note}: {rule.summary}\n\n{page}"
 
 
 def _listing(document: Document) -> tuple[MemoryDir, list[IndexLine], str] | None:

@@ -71,9 +71,7 @@ class Lines:
         """The range of the whole text."""
         return self.span(0, len(self.text))
 
-    def line_range(
-        self, line: int | None, column: int | None, end_line: int | None, end_column: int | None
-    ) -> Range:
+    def line_range(self, line: int | None, column: int | None, end_line: int | None, end_column: int | None) -> Range:
         """A finding's range: its line (or line 1 for a whole-file finding), from its column to its
         end column, or to the line's end when it has none."""
         first = line or 1

@@ -47,8 +47,10 @@ class MnemolintServer(LanguageServer):
 
     @property
     def encoding(self) -> str:
+        """The position unit the client and the server agreed on (UTF-16 unless it offered another)."""
         chosen = self.workspace.position_encoding
-        return {types.PositionEncodingKind.Utf8: UTF8, types.PositionEncodingKind.Utf32: UTF32}.get(chosen, UTF16)  # type: ignore[arg-type]
+        value = chosen.value if isinstance(chosen, types.PositionEncodingKind) else chosen
+        return value if value in (UTF8, UTF32) else UTF16
 
     def publish(self, folder: Folder) -> None:
         """Lint the open buffers of `folder` and publish each one's findings."""

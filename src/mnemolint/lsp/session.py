@@ -68,11 +68,7 @@ class Folder:
     def owns(self, path: str) -> bool:
         """Whether `path` is in this folder, by its name and by where links along it lead, and is
         not behind a link to a sensitive place: the server reads nothing else."""
-        return (
-            inside(path, self.root)
-            and inside(os.path.realpath(path), self.real)
-            and dangerous_link(path) is None
-        )
+        return inside(path, self.root) and inside(os.path.realpath(path), self.real) and dangerous_link(path) is None
 
 
 class Session:
@@ -139,9 +135,7 @@ class Session:
     def open_in(self, folder: Folder) -> list[str]:
         """The open buffers of `folder` whose files exist (a buffer not yet saved has no place in
         the tree the walk finds)."""
-        return sorted(
-            path for path in self.buffers if self.folder_of(path) is folder and os.path.lexists(path)
-        )
+        return sorted(path for path in self.buffers if self.folder_of(path) is folder and os.path.lexists(path))
 
     def stale(self, folder: Folder) -> bool:
         """Whether a buffer of `folder` changed since its last run (or the run is missing)."""
