@@ -28,6 +28,8 @@ from mnemolint.selection import check_selectors, in_preview, matches, selected, 
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from mnemolint import cache as cache_module
 
 
@@ -119,15 +121,26 @@ def _reads(rule: Rule, kind: Kind | None) -> bool:
     return rule.reads == base.EVERY_KIND or (isinstance(rule.reads, tuple) and kind in rule.reads)
 
 
-def lint(paths: list[str], settings: Settings, fixed: dict[str, str] | None = None, *, cache: bool = False) -> Result:
+def lint(
+    paths: list[str],
+    settings: Settings,
+    fixed: dict[str, str] | None = None,
+    *,
+    cache: bool = False,
+    discovered: Callable[[Tree], None] | None = None,
+) -> Result:
     """Lint `paths`; `fixed` maps paths to text that replaces (or creates) those files, so that
     the fixer can re-lint the outcome of its edits before anything is written. `cache`: take
-    what the cache knows of unchanged files, and keep what this run learns (cache.py)."""
+    what the cache knows of unchanged files, and keep what this run learns (cache.py).
+    `discovered` is given the tree before any rule reads it (the language server hands its
+    documents what an earlier run read of the unchanged files, `Document.take`)."""
     dispatch = _Dispatch(active_rules(settings))
     memo = _open_cache(settings, dispatch.rules) if cache and not fixed else None
     tree = discover(paths, settings)
     if fixed:
         _use_fixed_text(tree, fixed, settings.options)
+    if discovered is not None:
+        discovered(tree)
     options = settings.options
     for_kind = dispatch.for_kind
     recalled = memo.recall(tree.documents, tree.in_focus) if memo is not None else {}

@@ -13,6 +13,7 @@ findings of the others.
 from __future__ import annotations
 
 import os
+import time
 
 from mnemolint.errors import ConfigError
 from mnemolint.parse import document as documents
@@ -23,8 +24,10 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from mnemolint.config import Settings
+    from mnemolint.discover.tree import Tree
     from mnemolint.engine import Result
     from mnemolint.model import Diagnostic
+    from mnemolint.parse.document import Document
 
 
 class Buffer:
@@ -50,6 +53,7 @@ class Folder:
         self.error: str | None = None
         self.result: Result | None = None
         self.linted: dict[str, int | None] = {}  # path → buffer version the last run read
+        self.known: dict[str, tuple[tuple[int, int, int], Document]] = {}  # unchanged files' documents
         self.reload()
 
     def reload(self) -> None:
@@ -58,7 +62,33 @@ class Folder:
             self.settings, self.error = self._make_settings(self.root), None
         except ConfigError as error:
             self.settings, self.error = None, str(error)
-        self.result = None
+        self.result, self.known = None, {}
+
+    def reuse(self, tree: Tree) -> None:
+        """Give each document of a new run what the last run read of its file, while the file is
+        unchanged (size, modification time, inode) and not an open buffer: a keystroke reads only
+        the buffer, not the 2,000 topics around it."""
+        known = self.known
+        for document in tree.documents:
+            held = known.get(document.path)
+            if held is not None and held[1].kind is document.kind and not documents.overlaid(document.path):
+                if _stat_key(document.path) == held[0]:
+                    document.take(held[1])
+
+    def remember(self, tree: Tree, started: int) -> None:
+        """Keep the documents of a run that read their files, by the state of each file; one
+        modified since just before the run began may have changed again unseen (the cache's racy
+        files), and is read again next time."""
+        from mnemolint.cache import RACY_NS
+
+        known = {}
+        for document in tree.documents:
+            if document.kind is None or not document.known or documents.overlaid(document.path):
+                continue
+            key = _stat_key(document.path)
+            if key is not None and key[1] < started - RACY_NS:
+                known[document.path] = (key, document)
+        self.known = known
 
     def enter(self) -> None:
         """Work from the folder, as `mnemolint check` run there does: the tree's root, the paths a
@@ -159,7 +189,9 @@ class Session:
             return by_path
         self._overlay()
         folder.enter()
-        folder.result = lint(paths, folder.settings, cache=True)
+        started = time.time_ns()
+        folder.result = lint(paths, folder.settings, cache=True, discovered=folder.reuse)
+        folder.remember(folder.result.tree, started)
         folder.linted = versions
         for diagnostic in shown(folder.result.diagnostics):
             if diagnostic.path in by_path:
@@ -172,3 +204,12 @@ class Session:
         if self.stale(folder):
             self.lint(folder)
         return folder.result
+
+
+def _stat_key(path: str) -> tuple[int, int, int] | None:
+    """What says a file is unchanged, as the cache judges it: size, modification time, inode."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return (info.st_size, info.st_mtime_ns, info.st_ino)

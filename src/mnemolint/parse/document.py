@@ -342,6 +342,12 @@ class Document:
             setattr(self, name, value)
         self._recalled = True
 
+    def take(self, earlier: Document) -> None:
+        """What `earlier`, this same unchanged file in an earlier run, read and parsed: a process
+        that lints again and again (`mnemolint server`) reads an unchanged file once."""
+        for name in _STATE:
+            setattr(self, name, getattr(earlier, name))
+
     @property
     def known(self) -> bool:
         """Whether `facts()` holds what reading the file found: it was read (or given its text, or
@@ -363,6 +369,14 @@ class Document:
         start = self.line_offset(line)
         end = start + len(self.lines[line - 1]) + 1
         return start, min(end, len(self.text or ""))
+
+
+# What reading and parsing left in a document (`take`): all but which file it is and where.
+_STATE = tuple(
+    name
+    for name in Document.__slots__
+    if name not in ("path", "rel", "kind", "container", "unlisted", "options", "keep")
+)
 
 
 # UTF-32 first: its little-endian mark starts with UTF-16's.
