@@ -4,6 +4,7 @@ code actions, hover, links, the code lens and its command, watched files, shutdo
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 
 import pytest
@@ -206,3 +207,52 @@ async def test_a_topic_created_outside_the_editor_is_seen(client: LanguageClient
         )
     )
     await until(lambda: codes(client, index) == [], "the link no longer broken")
+
+
+@pytest.mark.asyncio
+async def test_nothing_outside_the_folder_nor_behind_a_dangerous_link_is_linted(client: LanguageClient, project, tmp_path):
+    outside = tmp_path.parent / f"{tmp_path.name}-outside.md"
+    outside.write_text("# Memory\n\n- [gone](gone.md)\n", encoding="utf-8")
+    (project / ".env").write_text("TOKEN=x\n", encoding="utf-8")
+    (project / "memory" / "leak.md").symlink_to(project / ".env")
+    far = open_file(client, outside)
+    leak = open_file(client, project / "memory" / "leak.md", "TOKEN=x\n")
+    index = open_file(client, project / "memory" / "MEMORY.md")
+    await until(lambda: codes(client, index) is not None)  # handled in order: the two before are done
+    assert far not in client.diagnostics and leak not in client.diagnostics
+    hovered = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=far), position=types.Position(2, 4))
+    )
+    assert hovered is None
+    outside.unlink()
+
+
+SECRET = "ghp_" + "Q9w8E7r6T5" * 3 + "y4U3i2"
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[*SERVER, "--preview"]))
+async def preview_client(lsp_client: LanguageClient, project):
+    await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=types.ClientCapabilities(),
+            workspace_folders=[types.WorkspaceFolder(uri=uri(project), name="project")],
+        )
+    )
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.mark.asyncio
+async def test_the_servers_arguments_select_rules_and_secrets_never_leave(preview_client: LanguageClient, project):
+    client = preview_client
+    text = TOPIC.replace("Run `make ci`.", f"Deploy with {SECRET}.")
+    topic = open_file(client, project / "memory" / "build.md", text)
+    await until(lambda: "SEC001" in (codes(client, topic) or []), "SEC001, a preview rule, from --preview")
+    shown = json.dumps([d.message for d in client.diagnostics[topic]])
+    assert SECRET not in shown and SECRET[4:14] not in shown
+    line = next(d.range.start.line for d in client.diagnostics[topic] if d.code == "SEC001")
+    hovered = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=topic), position=types.Position(line, 14))
+    )
+    assert "**SEC001**" in hovered.contents.value and SECRET not in hovered.contents.value
+    assert (project / "memory" / "build.md").read_text(encoding="utf-8") == TOPIC  # the server wrote nothing
