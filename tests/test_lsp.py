@@ -210,7 +210,7 @@ async def test_a_topic_created_outside_the_editor_is_seen(client: LanguageClient
 
 
 @pytest.mark.asyncio
-async def test_nothing_outside_the_folder_nor_behind_a_dangerous_link_is_linted(client: LanguageClient, project, tmp_path):
+async def test_nothing_outside_the_folder_or_behind_a_dangerous_link_is_read(client, project, tmp_path):
     outside = tmp_path.parent / f"{tmp_path.name}-outside.md"
     outside.write_text("# Memory\n\n- [gone](gone.md)\n", encoding="utf-8")
     (project / ".env").write_text("TOKEN=x\n", encoding="utf-8")

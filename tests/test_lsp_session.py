@@ -18,6 +18,7 @@ from mnemolint.lsp.positions import UTF8, UTF16, UTF32, Lines  # noqa: E402
 from mnemolint.lsp.session import Session  # noqa: E402
 from mnemolint.parse import document as documents  # noqa: E402
 
+
 @pytest.fixture(autouse=True)
 def _no_overlay_left():
     """A session's buffers stand for their files process-wide: none outlives its test."""
