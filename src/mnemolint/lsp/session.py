@@ -53,7 +53,7 @@ class Folder:
         self.error: str | None = None
         self.result: Result | None = None
         self.linted: dict[str, int | None] = {}  # path → buffer version the last run read
-        self.known: dict[str, tuple[tuple[int, int, int], Document]] = {}  # unchanged files' documents
+        self.known: dict[str, tuple[object, Document]] = {}  # each file's last document, by its state
         self.reload()
 
     def reload(self) -> None:
@@ -64,29 +64,32 @@ class Folder:
             self.settings, self.error = None, str(error)
         self.result, self.known = None, {}
 
-    def reuse(self, tree: Tree) -> None:
+    def reuse(self, tree: Tree, buffers: dict[str, str]) -> None:
         """Give each document of a new run what the last run read of its file, while the file is
-        unchanged (size, modification time, inode) and not an open buffer: a keystroke reads only
-        the buffer, not the 2,000 topics around it."""
+        unchanged (size, modification time, inode) or, for an open buffer, its text is: a
+        keystroke reads only the buffer typed in, not the 2,000 topics around it."""
         known = self.known
         for document in tree.documents:
             held = known.get(document.path)
-            if held is not None and held[1].kind is document.kind and not documents.overlaid(document.path):
-                if _stat_key(document.path) == held[0]:
-                    document.take(held[1])
+            if held is None or held[1].kind is not document.kind:
+                continue
+            text = buffers.get(document.path)
+            if held[0] == (text if text is not None else _stat_key(document.path)):
+                document.take(held[1])
 
-    def remember(self, tree: Tree, started: int) -> None:
-        """Keep the documents of a run that read their files, by the state of each file; one
-        modified since just before the run began may have changed again unseen (the cache's racy
-        files), and is read again next time."""
+    def remember(self, tree: Tree, started: int, buffers: dict[str, str]) -> None:
+        """Keep the documents of a run that read their files, by the state of each file (by its
+        text, for a buffer); a file modified since just before the run began may have changed
+        again unseen (the cache's racy files), and is read again next time."""
         from mnemolint.cache import RACY_NS
 
-        known = {}
+        known: dict[str, tuple[object, Document]] = {}
         for document in tree.documents:
-            if document.kind is None or not document.known or documents.overlaid(document.path):
+            if document.kind is None or not document.known:
                 continue
-            key = _stat_key(document.path)
-            if key is not None and key[1] < started - RACY_NS:
+            text = buffers.get(document.path)
+            key = text if text is not None else _stat_key(document.path)
+            if text is not None or key is not None and key[1] < started - RACY_NS:  # type: ignore[index]
                 known[document.path] = (key, document)
         self.known = known
 
@@ -187,11 +190,12 @@ class Session:
             folder.result, folder.linted = None, versions
             self.findings.update(by_path)
             return by_path
-        self._overlay()
+        texts = self._texts()
+        documents.overlay(texts)
         folder.enter()
         started = time.time_ns()
-        folder.result = lint(paths, folder.settings, cache=True, discovered=folder.reuse)
-        folder.remember(folder.result.tree, started)
+        folder.result = lint(paths, folder.settings, cache=True, discovered=lambda tree: folder.reuse(tree, texts))
+        folder.remember(folder.result.tree, started, texts)
         folder.linted = versions
         for diagnostic in shown(folder.result.diagnostics):
             if diagnostic.path in by_path:

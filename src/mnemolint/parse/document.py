@@ -20,6 +20,9 @@ from mnemolint.paths import dangerous_link
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import TypeVar
+
+    T = TypeVar("T")
 
     from mnemolint.kinds.base import Container, Kind
     from mnemolint.readers import Reader
@@ -108,6 +111,7 @@ class Document:
         "_loaded",
         "_recalled",
         "_marks",
+        "_derived",
         "keep",
     )
 
@@ -135,6 +139,7 @@ class Document:
         self._recalled = False  # its facts came from the cache: its text is read only if asked for
         self._marks: tuple[str, ...] | None = None  # which of MARKS the text holds, when known without it
         self.keep = False  # the cache is to keep what this run learns of it (set by the engine)
+        self._derived: dict[str, object] | None = None  # what `derived` computed of the text
 
     @classmethod
     def unreadable(cls, path: str, reason: str, options: dict) -> Document:
@@ -321,11 +326,14 @@ class Document:
     def holds(self, mark: str) -> bool:
         """Whether the text holds `mark`, one of `MARKS`: the prefilter of a container rule that
         reads only some files (a link, a relation), answered from the cache for an unchanged file
-        without reading it."""
-        if self._recalled and not self._loaded and self._marks is not None:
-            return mark in self._marks
-        text = self.text
-        return text is not None and MARKS[mark](text)
+        without reading it; found once for all of them, so a document taken over by a later run
+        (`take`) answers without a search."""
+        if self._marks is None:
+            text = self.text
+            if text is None:
+                return False
+            self._marks = tuple(name for name, found in MARKS.items() if found(text))
+        return mark in self._marks
 
     def facts(self) -> tuple:
         """What this run learnt of the file without its text, for the cache (cache.py) to keep:
@@ -341,6 +349,16 @@ class Document:
         for name, value in zip(_FACTS, facts, strict=True):
             setattr(self, name, value)
         self._recalled = True
+
+    def derived(self, key: str, make: Callable[[Document], T]) -> T:
+        """What `make(self)` computes of this file's text alone (an index's classified lines, what
+        each agent loads of it), once: it goes with the document, so a run that takes the
+        document over (`take`) does not compute it again."""
+        if self._derived is None:
+            self._derived = {}
+        if key not in self._derived:
+            self._derived[key] = make(self)
+        return self._derived[key]  # type: ignore[return-value]
 
     def take(self, earlier: Document) -> None:
         """What `earlier`, this same unchanged file in an earlier run, read and parsed: a process
