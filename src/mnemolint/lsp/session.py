@@ -88,8 +88,11 @@ class Folder:
             if document.kind is None or not document.known:
                 continue
             text = buffers.get(document.path)
-            key = text if text is not None else _stat_key(document.path)
-            if text is not None or key is not None and key[1] < started - RACY_NS:  # type: ignore[index]
+            if text is not None:
+                known[document.path] = (text, document)
+                continue
+            key = _stat_key(document.path)
+            if key is not None and key[1] < started - RACY_NS:
                 known[document.path] = (key, document)
         self.known = known
 
