@@ -102,3 +102,21 @@ def test_a_buffer_is_read_from_the_overlay_only_while_it_is_open(tmp_path: Path)
     assert not documents.overlaid(topic)
     session.remove_folder(str(tmp_path))
     assert session.folder_of(topic) is None
+
+
+def test_hover_on_an_entry_past_the_cut_says_the_agent_never_sees_it(tmp_path: Path) -> None:
+    from mnemolint.lsp.navigation import hover
+
+    memory = tmp_path / ".claude" / "projects" / "p" / "memory"  # Claude Code's layout: one reader
+    memory.mkdir(parents=True)
+    (memory / "t0.md").write_text(TOPIC.format(n="t0"), encoding="utf-8")
+    index = "# Memory\n\n" + "".join(f"- note {number}\n" for number in range(230)) + "- [T0](t0.md) — about t0\n"
+    session = Session(lambda root: load_settings(None, root))
+    session.add_folder(str(tmp_path))
+    path = str(memory / "MEMORY.md")
+    (memory / "MEMORY.md").write_text("# Memory\n", encoding="utf-8")
+    session.open(path, index, 1)  # the buffer, over the cap; the file on disk is not
+    shown = hover(session, path, Position(232, 4), "utf-16")
+    assert shown is not None and "`t0.md` → `t0.md`" in shown
+    assert "Claude Code never sees this entry: it lies past the cut (200 of 233 lines loaded)" in shown, shown
+    assert "- [t0] t0.md" in shown or "t0.md (" in shown  # its manifest line

@@ -20,6 +20,7 @@ from mnemolint.model import SAFE, Diagnostic
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
     from mnemolint.lsp.session import Folder, Session
+    from mnemolint.parse.document import Document
 
 FIX_ALL = types.CodeActionKind.SourceFixAll + ".mnemolint"  # what `editor.codeActionsOnSave` asks for
 FIX_ALL_TITLE = "mnemolint: fix all safe fixes in this file"
@@ -130,7 +131,7 @@ def _writable(folder: Folder, path: str) -> bool:
     return True
 
 
-def _document(session: Session, path: str):  # noqa: ANN202 - a Document, imported lazily
+def _document(session: Session, path: str) -> Document | None:
     """The last run's document of `path`, for its kind and frontmatter."""
     folder = session.folder_of(path)
     result = folder.result if folder is not None else None

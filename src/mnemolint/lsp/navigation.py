@@ -133,24 +133,23 @@ def _entry_hover(folder: Folder, memdir: MemoryDir, entry: IndexLine, link: Link
     if resolved.problem is not None:
         return f"`{target}`: {resolved.problem}" + (f" (`{printable(resolved.rel)}`)" if resolved.rel else "") + "."
     lines = [f"`{target}` → `{printable(resolved.rel or '')}` in {printable(_shown(folder, memdir.path))}"]
-    for reader in memdir.readers:
-        lines.append(f"- {reader.title} {_loaded(memdir, entry, link, reader)}")
+    if entry in memdir.lines:
+        lines.extend(f"- {reader.title} {_loaded(memdir, link, reader)}" for reader in memdir.readers)
+    else:
+        lines.append("- This is a secondary index: no agent loads it at the start of a session, only when it opens it.")
     topic = memdir.topic_by_rel.get(resolved.rel or "")
     if topic is not None:
         lines.append(_topic_facts(memdir, topic))
     return "\n".join(lines)
 
 
-def _loaded(memdir: MemoryDir, entry: IndexLine, link: Link, reader: Reader) -> str:
-    """Whether `reader` loads the index line of `entry`, by `preview`'s answer: the entries it
-    drops past its cut."""
+def _loaded(memdir: MemoryDir, link: Link, reader: Reader) -> str:
+    """Whether `reader` loads the `MEMORY.md` entry of `link`, by `preview`'s answer: the entries
+    it drops past its cut."""
     from mnemolint.commands.preview import preview
     from mnemolint.redact import redact
 
-    index = memdir.index
-    if index is None or entry not in memdir.lines:
-        return "this is a secondary index: no agent loads it at the start of a session, only when it opens it."
-    facts = preview(memdir, reader, index.options)
+    facts = preview(memdir, reader, memdir.index.options)  # type: ignore[union-attr]
     loaded, total = facts["loaded"], facts["total"]
     if facts["warning"] is None:
         return "loads this entry (nothing of the index is cut)."
@@ -302,7 +301,9 @@ def preview(session: Session, path: str, agent: str | None) -> dict:
         raise ConfigError("the preview command takes an open MEMORY.md of a workspace folder")
     folder, document = found
     memdir = document.container
-    reader = BY_NAME.get(agent or "") or memdir.reader  # type: ignore[union-attr]
+    if agent is not None and agent not in BY_NAME:
+        raise ConfigError(f"agent must be one of {', '.join(BY_NAME)}, not {agent!r}")
+    reader = BY_NAME[agent] if agent else memdir.reader  # type: ignore[union-attr]
     facts = facts_of(memdir, reader, document.options)  # type: ignore[arg-type]
     facts["index"] = _shown(folder, facts["index"])
     return {"agent": reader.name, "facts": facts, "text": describe(facts, reader)}

@@ -17,6 +17,7 @@ import os
 import sys
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 
 from mnemolint import __version__
@@ -25,6 +26,7 @@ from mnemolint.lsp import actions, navigation
 from mnemolint.lsp.convert import diagnostic, path_of, uri_of
 from mnemolint.lsp.positions import UTF8, UTF16, UTF32, Lines
 from mnemolint.lsp.session import Folder, Session
+from mnemolint.model import SAFE
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -60,7 +62,8 @@ class MnemolintServer(LanguageServer):
         except ConfigError as error:  # a path the configuration makes an error of
             self.tell(f"mnemolint: {error}")
             return
-        if folder.error:
+        if folder.error and not folder.told:
+            folder.told = True  # once per reading of the configuration, not on every keystroke
             self.tell(f"mnemolint: {folder.error}")
         for path, findings in found.items():
             buffer = self.session.buffers[path]
@@ -117,7 +120,10 @@ def build(make_settings: Callable[[str], Settings]) -> MnemolintServer:
         registration = types.Registration(
             id="mnemolint-watch", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options
         )
-        await server.client_register_capability_async(types.RegistrationParams(registrations=[registration]))
+        try:
+            await server.client_register_capability_async(types.RegistrationParams(registrations=[registration]))
+        except JsonRpcException:  # the client refused: files changed outside it are seen on the next lint
+            return
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(params: types.DidOpenTextDocumentParams) -> None:
@@ -196,7 +202,7 @@ def build(make_settings: Callable[[str], Settings]) -> MnemolintServer:
         result: list[types.CodeAction] = []
         fixable = False
         for finding in session.findings.get(path, []):
-            fixable = fixable or finding.fix is not None and finding.fix.applicability == "safe"
+            fixable = fixable or finding.fix is not None and finding.fix.applicability == SAFE
             span = lines.line_range(finding.line, finding.column, finding.end_line, finding.end_column)
             if span.end.line < params.range.start.line or span.start.line > params.range.end.line:
                 continue

@@ -51,6 +51,7 @@ class Folder:
         self._make_settings = make_settings
         self.settings: Settings | None = None
         self.error: str | None = None
+        self.told = False  # whether the editor was shown `error`
         self.result: Result | None = None
         self.linted: dict[str, int | None] = {}  # path → buffer version the last run read
         self.known: dict[str, tuple[object, Document]] = {}  # each file's last document, by its state
@@ -62,7 +63,7 @@ class Folder:
             self.settings, self.error = self._make_settings(self.root), None
         except ConfigError as error:
             self.settings, self.error = None, str(error)
-        self.result, self.known = None, {}
+        self.result, self.known, self.told = None, {}, False
 
     def reuse(self, tree: Tree, buffers: dict[str, str]) -> None:
         """Give each document of a new run what the last run read of its file, while the file is
