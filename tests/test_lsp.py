@@ -256,3 +256,22 @@ async def test_the_servers_arguments_select_rules_and_secrets_never_leave(previe
     )
     assert "**SEC001**" in hovered.contents.value and SECRET not in hovered.contents.value
     assert (project / "memory" / "build.md").read_text(encoding="utf-8") == TOPIC  # the server wrote nothing
+
+
+@pytest.mark.asyncio
+async def test_a_folder_added_to_the_workspace_is_linted_and_a_removed_one_cleared(client: LanguageClient, tmp_path):
+    other = tmp_path.parent / f"{tmp_path.name}-other"
+    (other / "memory").mkdir(parents=True)
+    (other / "memory" / "MEMORY.md").write_text(BROKEN, encoding="utf-8")
+    (other / "memory" / "build.md").write_text(TOPIC, encoding="utf-8")
+    index = uri(other / "memory" / "MEMORY.md")
+    open_file(client, other / "memory" / "MEMORY.md")
+    added = types.WorkspaceFolder(uri=uri(other), name="other")
+    client.workspace_did_change_workspace_folders(
+        types.DidChangeWorkspaceFoldersParams(event=types.WorkspaceFoldersChangeEvent(added=[added], removed=[]))
+    )
+    await until(lambda: codes(client, index) == ["MEM104"], "the new folder's open index linted")
+    client.workspace_did_change_workspace_folders(
+        types.DidChangeWorkspaceFoldersParams(event=types.WorkspaceFoldersChangeEvent(added=[], removed=[added]))
+    )
+    await until(lambda: codes(client, index) == [], "its findings cleared once it left the workspace")

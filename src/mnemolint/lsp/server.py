@@ -127,20 +127,24 @@ def build(make_settings: Callable[[str], Settings]) -> MnemolintServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(params: types.DidOpenTextDocumentParams) -> None:
-        found = folder_of(params.text_document.uri)
-        if found is None:
+        path = path_of(params.text_document.uri)
+        if path is None:
             return
-        session.open(found[0], params.text_document.text, params.text_document.version)
-        server.publish(found[1])
+        session.open(path, params.text_document.text, params.text_document.version)  # read once in a folder
+        folder = session.folder_of(path)
+        if folder is not None:
+            server.publish(folder)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(params: types.DidChangeTextDocumentParams) -> None:
-        found = folder_of(params.text_document.uri)
-        if found is None:
+        path = path_of(params.text_document.uri)
+        if path is None or path not in session.buffers:
             return
         text = server.workspace.get_text_document(params.text_document.uri).source
-        session.change(found[0], text, params.text_document.version)
-        server.later(found[1])
+        session.change(path, text, params.text_document.version)
+        folder = session.folder_of(path)
+        if folder is not None:
+            server.later(folder)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(params: types.DidSaveTextDocumentParams) -> None:
@@ -152,11 +156,14 @@ def build(make_settings: Callable[[str], Settings]) -> MnemolintServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(params: types.DidCloseTextDocumentParams) -> None:
-        found = folder_of(params.text_document.uri)
+        path = path_of(params.text_document.uri)
+        if path is None:
+            return
+        folder = session.folder_of(path)
+        session.close(path)
         server.clear(params.text_document.uri)
-        if found is not None:
-            session.close(found[0])
-            server.publish(found[1])  # the others were judged with its unsaved text
+        if folder is not None:
+            server.publish(folder)  # the others were judged with its unsaved text
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
     def did_change_folders(params: types.DidChangeWorkspaceFoldersParams) -> None:
