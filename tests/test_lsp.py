@@ -275,3 +275,20 @@ async def test_a_folder_added_to_the_workspace_is_linted_and_a_removed_one_clear
         types.DidChangeWorkspaceFoldersParams(event=types.WorkspaceFoldersChangeEvent(added=[], removed=[added]))
     )
     await until(lambda: codes(client, index) == [], "its findings cleared once it left the workspace")
+
+
+@pytest.mark.asyncio
+async def test_a_client_that_cannot_resolve_gets_the_fix_all_edit_at_once(preview_client: LanguageClient, project):
+    client = preview_client  # its capabilities are empty: no `codeAction/resolve` of edits
+    index = open_file(client, project / "memory" / "MEMORY.md", BROKEN)
+    await until(lambda: "MEM104" in (codes(client, index) or []))
+    found = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=index),
+            range=types.Range(types.Position(0, 0), types.Position(0, 0)),
+            context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.SourceFixAll]),
+        )
+    )
+    (fix_all,) = found
+    assert fix_all.kind == "source.fixAll.mnemolint"
+    assert fix_all.edit.document_changes[0].edits[0].new_text == INDEX

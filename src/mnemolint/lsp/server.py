@@ -59,7 +59,7 @@ class MnemolintServer(LanguageServer):
         self.pending.pop(folder.root, None)
         try:
             found = self.session.lint(folder)
-        except ConfigError as error:  # a path the configuration makes an error of
+        except (ConfigError, OSError) as error:  # a path the configuration refuses; a folder gone
             self.tell(f"mnemolint: {error}")
             return
         if folder.error and not folder.told:
@@ -92,6 +92,13 @@ def build(make_settings: Callable[[str], Settings]) -> MnemolintServer:
     """The server with its features, settings made for each folder by `make_settings`."""
     server = MnemolintServer(make_settings)
     session = server.session
+
+    def resolves_edits() -> bool:
+        """Whether the client asks for a code action's edit only when the action is chosen."""
+        document = server.client_capabilities.text_document
+        action = document.code_action if document else None
+        support = action.resolve_support if action else None
+        return support is not None and "edit" in support.properties
 
     def folder_of(uri: str) -> tuple[str, Folder] | None:
         path = path_of(uri)
@@ -220,19 +227,21 @@ def build(make_settings: Callable[[str], Settings]) -> MnemolintServer:
                 if action is not None:
                     result.append(action)
         if fixable:
+            # Its edit runs the fixer over the file's tree: made when it is chosen, where the
+            # client can resolve an action's edit, else now.
+            edit = None if resolves_edits() else actions.fix_all_edit(session, folder, path, server.encoding)
             for kind in (types.CodeActionKind.QuickFix, actions.FIX_ALL):
-                result.append(
-                    types.CodeAction(title=actions.FIX_ALL_TITLE, kind=kind, data={"uri": params.text_document.uri})
-                )
+                data = {"uri": params.text_document.uri}
+                result.append(types.CodeAction(title=actions.FIX_ALL_TITLE, kind=kind, data=data, edit=edit))
         if wanted:
             result = [action for action in result if any(str(action.kind).startswith(str(kind)) for kind in wanted)]
         return result
 
     @server.feature(types.CODE_ACTION_RESOLVE)
     def code_action_resolve(action: types.CodeAction) -> types.CodeAction:
-        uri = (action.data or {}).get("uri") if isinstance(action.data, dict) else None
-        found = folder_of(uri) if uri else None
-        if found is not None and found[0] in session.buffers:
+        uri = action.data.get("uri") if isinstance(action.data, dict) else None
+        found = folder_of(uri) if isinstance(uri, str) else None
+        if action.edit is None and found is not None and found[0] in session.buffers:
             session.fresh(found[1])
             action.edit = actions.fix_all_edit(session, found[1], found[0], server.encoding)
         return action
