@@ -155,7 +155,7 @@ async def test_hover_on_a_code_an_entry_and_an_import(client: LanguageClient, pr
     assert "How the build runs" in value  # the manifest line the agent is seeded with
     (project / "CLAUDE.md").write_text("# Project\n\nSee @memory/build.md and @missing.md\n", encoding="utf-8")
     claude = open_file(client, project / "CLAUDE.md")
-    await until(lambda: codes(client, claude) is not None)
+    await until(lambda: codes(client, claude) == ["CLD001"], "an instruction file's finding")
     imported = await client.text_document_hover_async(
         types.HoverParams(text_document=types.TextDocumentIdentifier(uri=claude), position=types.Position(2, 7))
     )
@@ -292,3 +292,20 @@ async def test_a_client_that_cannot_resolve_gets_the_fix_all_edit_at_once(previe
     (fix_all,) = found
     assert fix_all.kind == "source.fixAll.mnemolint"
     assert fix_all.edit.document_changes[0].edits[0].new_text == INDEX
+
+
+@pytest.mark.asyncio
+async def test_the_projects_configuration_is_read_again_when_it_is_saved(client: LanguageClient, project):
+    index = open_file(client, project / "memory" / "MEMORY.md", BROKEN)
+    await until(lambda: codes(client, index) == ["MEM104"])
+    config = project / ".mnemolint.toml"
+    config.write_text('ignore = ["MEM104"]\n', encoding="utf-8")
+    client.text_document_did_save(
+        types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri(config)))
+    )
+    await until(lambda: codes(client, index) == [], "MEM104 ignored by the saved configuration")
+    config.write_text('select = ["NOPE"]\n', encoding="utf-8")  # a bad one: said once, no diagnostics
+    client.text_document_did_save(
+        types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri(config)))
+    )
+    await until(lambda: any("NOPE" in message.message for message in client.messages), "the configuration error")
