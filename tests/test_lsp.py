@@ -292,6 +292,14 @@ async def test_a_client_that_cannot_resolve_gets_the_fix_all_edit_at_once(previe
     (fix_all,) = found
     assert fix_all.kind == "source.fixAll.mnemolint"
     assert fix_all.edit.document_changes[0].edits[0].new_text == INDEX
+    quick = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=index),
+            range=types.Range(types.Position(3, 0), types.Position(3, 0)),
+            context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.QuickFix]),
+        )
+    )
+    assert {action.kind for action in quick} == {"quickfix"} and len(quick) == 3  # the fix, the comment, fix all
 
 
 @pytest.mark.asyncio

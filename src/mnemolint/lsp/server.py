@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+from enum import Enum
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
@@ -234,7 +235,7 @@ def build(make_settings: Callable[[str], Settings]) -> MnemolintServer:
                 data = {"uri": params.text_document.uri}
                 result.append(types.CodeAction(title=actions.FIX_ALL_TITLE, kind=kind, data=data, edit=edit))
         if wanted:
-            result = [action for action in result if any(str(action.kind).startswith(str(kind)) for kind in wanted)]
+            result = [action for action in result if any(_kind(action.kind).startswith(_kind(kind)) for kind in wanted)]
         return result
 
     @server.feature(types.CODE_ACTION_RESOLVE)
@@ -281,6 +282,11 @@ def build(make_settings: Callable[[str], Settings]) -> MnemolintServer:
         return answer
 
     return server
+
+
+def _kind(kind: object) -> str:
+    """A code action kind as the protocol writes it (`quickfix`), an enumeration member or not."""
+    return kind.value if isinstance(kind, Enum) else str(kind)
 
 
 def serve(make_settings: Callable[[str], Settings]) -> None:
