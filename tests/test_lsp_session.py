@@ -120,3 +120,21 @@ def test_hover_on_an_entry_past_the_cut_says_the_agent_never_sees_it(tmp_path: P
     assert shown is not None and "`t0.md` → `t0.md`" in shown
     assert "Claude Code never sees this entry: it lies past the cut (200 of 233 lines loaded)" in shown, shown
     assert "- [t0] t0.md" in shown or "t0.md (" in shown  # its manifest line
+
+
+def test_links_and_hovers_are_bounded_on_a_megabyte_buffer(tmp_path: Path) -> None:
+    from mnemolint.lsp.navigation import hover, links
+
+    memory = _tree(tmp_path, 1)
+    entry = "[😀](t0.md) "
+    text = "# Memory\n\n- " + entry * (900_000 // len(entry.encode("utf-8"))) + "\n"
+    session = Session(lambda root: load_settings(None, root))
+    session.add_folder(str(tmp_path))
+    path = str(memory / "MEMORY.md")
+    session.open(path, text, 1)
+    started = time.perf_counter()
+    found = links(session, path, UTF16)
+    hovered = hover(session, path, Position(2, 2 + 12 * 5000 + 6), UTF16)
+    assert time.perf_counter() - started < 60  # the lint of the 1 MB index included; a quadratic pass takes hours
+    assert len(found) == text.count("](t0.md)") and found[1].range.start.character == 2 + 12  # 😀: two units
+    assert hovered is not None and "`t0.md` → `t0.md`" in hovered

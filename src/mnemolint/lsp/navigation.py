@@ -149,7 +149,8 @@ def _loaded(memdir: MemoryDir, link: Link, reader: Reader) -> str:
     from mnemolint.commands.preview import preview
     from mnemolint.redact import redact
 
-    facts = preview(memdir, reader, memdir.index.options)  # type: ignore[union-attr]
+    options = memdir.index.options  # type: ignore[union-attr]
+    facts = memdir.derived(f"preview {reader.name}", lambda memdir: preview(memdir, reader, options))
     loaded, total = facts["loaded"], facts["total"]
     if facts["warning"] is None:
         return "loads this entry (nothing of the index is cut)."
@@ -231,15 +232,15 @@ def links(session: Session, path: str, encoding: str) -> list[types.DocumentLink
         return []
     folder, document = found
     lines = Lines(session.buffers[path].text, encoding)
-    return [
-        types.DocumentLink(
-            range=types.Range(lines.position(line, start), lines.position(line, end)),
-            target=uri_of(target),
-            tooltip=tooltip,
-        )
-        for line, start, end, target, tooltip in _targets(folder, document)
-        if folder.owns(target) and os.path.isfile(target)
-    ]
+    uris: dict[str, str | None] = {}  # each target judged once, however many links name it
+    made = []
+    for line, start, end, target, tooltip in _targets(folder, document):
+        if target not in uris:
+            uris[target] = uri_of(target) if folder.owns(target) and os.path.isfile(target) else None
+        if uris[target] is not None:
+            span = types.Range(lines.position(line, start), lines.position(line, end))
+            made.append(types.DocumentLink(range=span, target=uris[target], tooltip=tooltip))
+    return made
 
 
 def _targets(folder: Folder, document: Document) -> Iterator[tuple[int, int, int, str, str]]:
