@@ -141,3 +141,15 @@ async def test_the_readme_install_line_installs_a_server_that_starts(wheelhouse:
     subprocess.run([str(venv / "bin" / "pip"), *words[1:], "--quiet"], check=True, env=env, timeout=600)
     started = await _starts([str(venv / "bin" / "mnemolint"), "server"], tmp_path)
     assert started.server_info is not None and started.server_info.name == "mnemolint"
+
+
+def test_a_bad_selection_on_the_command_line_is_a_usage_error(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "mnemolint", "server", "--select", "NOPE"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+        cwd=tmp_path,
+    )
+    assert (done.returncode, done.stdout) == (2, "") and "NOPE" in done.stderr

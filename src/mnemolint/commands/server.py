@@ -28,9 +28,24 @@ def run(args: argparse.Namespace) -> int:
     from mnemolint.commands.common import require_extra, settings_from_args
 
     require_extra("pygls", "server", NAME, "pygls and lsprotocol")
-    if args.config:
-        settings_from_args(args, ".")  # a bad --config is a usage error before the editor connects
+    _check_arguments(args)
     from mnemolint.lsp.server import serve
 
     serve(lambda root: settings_from_args(args, root))
     return EXIT_CLEAN
+
+
+def _check_arguments(args: argparse.Namespace) -> None:
+    """The command line's own mistakes are usage errors before any editor connects: a `--config`
+    that cannot be read, a selector naming no rule. A workspace folder's configuration is judged
+    when the folder is, and a bad one is told to the editor."""
+    from mnemolint.commands.common import working_directory
+    from mnemolint.config import load_settings
+    from mnemolint.rules import RULES
+    from mnemolint.selection import check_selectors
+
+    if args.config:
+        load_settings(args.config, working_directory())
+    codes = [rule.code for rule in RULES]
+    for option in ("select", "extend_select", "ignore"):
+        check_selectors(getattr(args, option) or [], codes, "--" + option.replace("_", "-"))

@@ -59,8 +59,12 @@ class Folder:
 
     def reload(self) -> None:
         """Read the configuration again (it changed on disk, or the folder was added)."""
+        from mnemolint.engine import active_rules
+
         try:
-            self.settings, self.error = self._make_settings(self.root), None
+            settings = self._make_settings(self.root)
+            active_rules(settings)  # a selector naming no rule is an error of the configuration, said once
+            self.settings, self.error = settings, None
         except ConfigError as error:
             self.settings, self.error = None, str(error)
         self.result, self.known, self.told = None, {}, False
