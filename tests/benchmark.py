@@ -8,7 +8,12 @@ Whole processes, medians of interleaved runs, on trees it generates in a tempora
   read+split+YAML floor (a script that only reads, splits and ruamel-C-loads every file);
 - `--growth`: 10,000, 50,000 and 100,000 topics, time and peak memory (linear growth);
 - `--peers`: agnix and memory-lint installed from the package index into a temporary virtual
-  environment and timed on the same trees, interleaved with mnemolint.
+  environment and timed on the same trees, interleaved with mnemolint;
+- `--servers`: `mnemolint server` (the `[server]` extra) from its start to the first diagnostics
+  of an opened `MEMORY.md`, and a keystroke in a topic of the 2,000-topic tree to its new
+  diagnostics (the debounce included); `mnemolint mcp` (the `[mcp]` extra) from its start to the
+  answer of `initialize` and of a first `lint` call. Both are spoken to over stdio, as an editor
+  and an agent do.
 It prints Markdown tables to paste into an issue. mnemolint runs as its console script does,
 from the `mnemolint` package this interpreter imports (`PYTHONPATH=src` for a work tree); its
 modules are compiled to bytecode first, as an install does.
@@ -24,6 +29,10 @@ import subprocess
 import sys
 import tempfile
 import time
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 # The fastest ruamel safe load there is: libyaml's C parser with ruamel's YAML 1.2 resolver
 # (`YAML(typ="safe").load` builds a new loader class per call and is about three times slower).
@@ -165,6 +174,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5, help="runs of each command on the large trees")
     parser.add_argument("--peers", action="store_true", help="also time agnix and memory-lint")
     parser.add_argument("--growth", action="store_true", help="also 10k/50k/100k topics: time and memory")
+    parser.add_argument("--servers", action="store_true", help="also the language server and the MCP server")
     args = parser.parse_args()
     import mnemolint
 
@@ -208,6 +218,8 @@ def main() -> None:
                 growth.measure({"cold": [*mnemolint_command, "check", root, *cold_flags]}, max(args.runs // 2, 1))
                 median = growth.median("cold") or 0.0
                 print(f"| {topics:,} | {ms(median)} | {median * 1000 / topics:.0f} µs | {growth.memory['cold']} MiB |")
+        if args.servers:
+            servers(work, small, args.runs)
 
 
 def table_row(
@@ -253,6 +265,157 @@ def table_row(
     if tools:
         cells += [ratio(timings.median("memory-lint"), cold), ratio(timings.median("warm"), timings.median("agnix"))]
     return "| " + " | ".join(cells) + " |"
+
+
+class Speaker:
+    """A server process spoken to over stdio: the Language Server Protocol's framed messages
+    (`Content-Length` headers), or MCP's one JSON message a line."""
+
+    def __init__(self, command: list[str], framed: bool, cwd: str) -> None:
+        self.started = time.perf_counter()
+        self.process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=cwd
+        )
+        self.framed = framed
+        self.next_id = 0
+
+    def send(self, method: str, params: dict, request: bool = True) -> int | None:
+        import json
+
+        message: dict = {"jsonrpc": "2.0", "method": method, "params": params}
+        if request:
+            self.next_id += 1
+            message["id"] = self.next_id
+        body = json.dumps(message).encode()
+        stdin = self.process.stdin
+        assert stdin is not None
+        stdin.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body) if self.framed else body + b"\n")
+        stdin.flush()
+        return message.get("id")
+
+    def receive(self) -> dict:
+        import json
+
+        stdout = self.process.stdout
+        assert stdout is not None
+        if not self.framed:
+            return json.loads(stdout.readline())
+        length = 0
+        while (line := stdout.readline().strip()) != b"":
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":")[1])
+        return json.loads(stdout.read(length))
+
+    def until(self, wanted: Callable[[dict], bool]) -> float:
+        """Read messages (answering the server's own requests) until one is `wanted`; the ms
+        since the process started."""
+        while True:
+            message = self.receive()
+            if "method" in message and "id" in message:  # a request of the server's: registerCapability
+                self.answer(message["id"])
+            if wanted(message):
+                return (time.perf_counter() - self.started) * 1000
+
+    def answer(self, number: object) -> None:
+        import json
+
+        body = json.dumps({"jsonrpc": "2.0", "id": number, "result": None}).encode()
+        stdin = self.process.stdin
+        assert stdin is not None
+        stdin.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+        stdin.flush()
+
+    def close(self) -> None:
+        self.process.kill()
+        self.process.wait()
+
+
+def _published(uri: str, version: int) -> Callable[[dict], bool]:
+    def wanted(message: dict) -> bool:
+        params = message.get("params") or {}
+        return (
+            message.get("method") == "textDocument/publishDiagnostics"
+            and params.get("uri") == uri
+            and params.get("version") == version
+        )
+
+    return wanted
+
+
+def _language_server(root: str, opened: list[str], typed: str | None = None, keystrokes: int = 0) -> list[float]:
+    """ms from the start to the first diagnostics of each file of `opened`, then, for `typed` (one
+    of them), ms from each of `keystrokes` changes to its diagnostics."""
+    import pathlib
+
+    speaker = Speaker([sys.executable, "-c", CONSOLE, "server"], True, root)
+    try:
+        root_uri = pathlib.Path(root).as_uri()
+        speaker.send("initialize", {"processId": None, "rootUri": root_uri, "capabilities": {}})
+        speaker.until(lambda message: message.get("id") == 1)
+        speaker.send("initialized", {}, request=False)
+        times, texts = [], {}
+        for path in opened:
+            uri = pathlib.Path(path).as_uri()
+            with open(path, encoding="utf-8") as handle:
+                texts[uri] = handle.read()
+            item = {"uri": uri, "languageId": "markdown", "version": 1, "text": texts[uri]}
+            speaker.send("textDocument/didOpen", {"textDocument": item}, request=False)
+            times.append(speaker.until(_published(uri, 1)))
+        if typed is not None:
+            uri = pathlib.Path(typed).as_uri()
+            for version in range(2, 2 + keystrokes):
+                texts[uri] += "x"
+                change = {"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": texts[uri]}]}
+                sent = time.perf_counter()
+                speaker.send("textDocument/didChange", change, request=False)
+                speaker.until(_published(uri, version))
+                times.append((time.perf_counter() - sent) * 1000)
+        return times
+    finally:
+        speaker.close()
+
+
+def _mcp_server(root: str) -> tuple[float, float]:
+    """ms from the start to the answer of `initialize`, and to the answer of a first `lint`."""
+    speaker = Speaker([sys.executable, "-c", CONSOLE, "mcp", "--root", root], False, root)
+    try:
+        client = {"name": "benchmark", "version": "1"}
+        speaker.send("initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": client})
+        started = speaker.until(lambda message: message.get("id") == 1)
+        speaker.send("notifications/initialized", {}, request=False)
+        speaker.send("tools/call", {"name": "lint", "arguments": {"path": "."}})
+        return started, speaker.until(lambda message: message.get("id") == 2)
+    finally:
+        speaker.close()
+
+
+def servers(work: str, small: str, runs: int) -> None:
+    """The servers' table: start-up to a first answer, and a keystroke in a large memory dir."""
+    import importlib.util
+
+    big = os.path.join(work, "tree2000")
+    if not os.path.isdir(big):
+        make_tree(big, 2_000)
+    topic = os.path.join(big, "memory", topic_name(1_000))
+    index = os.path.join(big, "memory", "MEMORY.md")
+    print("\n| server | measure | median | fastest |\n|---|---|---|---|")
+    rows: dict[str, list[float]] = {}
+    if importlib.util.find_spec("pygls") is not None:
+        for _ in range(runs):
+            rows.setdefault("server: start to first diagnostics (3-file repo)", []).extend(
+                _language_server(small, [os.path.join(small, "memory", "MEMORY.md")])
+            )
+            first, opened, *keystrokes = _language_server(big, [index, topic], topic, 10)
+            rows.setdefault("server: start to first diagnostics (2,000 topics)", []).append(first)
+            rows.setdefault("server: keystroke in a topic to its diagnostics (2,000 topics)", []).extend(keystrokes)
+    if importlib.util.find_spec("mcp") is not None:
+        for _ in range(runs):
+            started, linted = _mcp_server(small)
+            rows.setdefault("mcp: start to `initialize` answered (3-file repo)", []).append(started)
+            rows.setdefault("mcp: start to first `lint` answered (3-file repo)", []).append(linted)
+    for label, values in rows.items():
+        name, _, measure = label.partition(": ")
+        print(f"| `mnemolint {name}` | {measure} | {ms(statistics.median(values))} | {ms(min(values))} |")
 
 
 if __name__ == "__main__":

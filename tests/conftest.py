@@ -216,10 +216,12 @@ def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def wheelhouse(tmp_path_factory: pytest.TempPathFactory, hook_repo: Path) -> Path:
-    """The mnemolint wheel, its dependencies and its build backend: the one step that needs the index."""
+    """The mnemolint wheel, its dependencies (those of the `[server]` extra too, whose README
+    install line is tested) and its build backend: the one step that needs the index."""
     wheels = tmp_path_factory.mktemp("wheelhouse")
+    package = f"{hook_repo}[server]"
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--wheel-dir", str(wheels), str(hook_repo), "hatchling"],
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--wheel-dir", str(wheels), package, "hatchling"],
         check=True,
         timeout=600,
     )

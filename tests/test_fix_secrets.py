@@ -90,13 +90,13 @@ def test_a_topic_whose_path_holds_a_token_gets_no_line(tmp_path: Path) -> None:
 
 
 def test_no_fix_writes_a_secret_the_file_does_not_hold() -> None:
-    from mnemolint.fix.fixer import _writes_secret
+    from mnemolint.fix.fixer import writes_secret
     from mnemolint.model import Edit
 
     token = f"ghp_{BODY}"
-    assert _writes_secret((Edit(0, 0, f"- [A](a.md) — {token}\n"),), "# M\n")
-    assert not _writes_secret((Edit(0, 0, f"{token}\r"),), f"{token}\n")  # a line re-ended keeps what it held
-    assert not _writes_secret((Edit(0, 0, "- [A](a.md) — plain\n"),), None)
+    assert writes_secret((Edit(0, 0, f"- [A](a.md) — {token}\n"),), "# M\n")
+    assert not writes_secret((Edit(0, 0, f"{token}\r"),), f"{token}\n")  # a line re-ended keeps what it held
+    assert not writes_secret((Edit(0, 0, "- [A](a.md) — plain\n"),), None)
 
 
 # --- bounded on hostile input ----------------------------------------------------------------------

@@ -34,7 +34,7 @@ import time
 from mnemolint import __version__
 from mnemolint.cache_dir import GITIGNORE, TAG, directory, marked, prune
 from mnemolint.model import Diagnostic, Edit, Fix
-from mnemolint.parse.document import FACT_OBJECTS
+from mnemolint.parse.document import FACT_OBJECTS, overlaid
 from mnemolint.parse.frontmatter import Ambiguous, FrontMatter
 from mnemolint.parse.suppress import Suppressions
 
@@ -90,7 +90,7 @@ class Cache:
         self.seen.update(document.path for document in documents)
         for document in documents:
             entry = entries.get(document.path)
-            if entry is None or document.kind is None:
+            if entry is None or document.kind is None or overlaid(document.path):  # an editor's text, not the file
                 continue
             try:
                 held = _valid(entry, document, self.started)
@@ -249,7 +249,7 @@ def _place(document: Document) -> tuple:
 
 def _entry(document: Document, findings: list[tuple], racy_after: int, started: int) -> tuple | None:
     """The cache entry of a document checked this run, or None when it cannot have one."""
-    if document.kind is None or not document.known:
+    if document.kind is None or not document.known or overlaid(document.path):
         return None
     known = document.facts()
     try:

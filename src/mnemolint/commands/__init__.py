@@ -27,6 +27,7 @@ MODULES = (
     "clean",
     "mcp",
     "completion",
+    "server",
 )
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 

@@ -77,6 +77,19 @@ def add_codex_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def require_extra(module: str, extra: str, command: str, what: str) -> None:
+    """A usage error saying how to install it when `module` (`what` the command needs, from the
+    `mnemolint[extra]` extra) is not installed."""
+    import importlib.util
+
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a module that hides the package
+        found = False
+    if not found:
+        raise ConfigError(f"`mnemolint {command}` needs {what}: install it with `pip install 'mnemolint[{extra}]'`")
+
+
 def working_directory() -> str:
     """The current directory; one that was deleted under the process is a usage error, not a traceback."""
     try:

@@ -24,17 +24,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import importlib.util
     import os
 
-    from mnemolint.commands.common import directory_argument
+    from mnemolint.commands.common import directory_argument, require_extra
 
-    try:
-        found = importlib.util.find_spec("mcp") is not None
-    except (ImportError, ValueError):  # a module that hides the package
-        found = False
-    if not found:
-        raise ConfigError("`mnemolint mcp` needs the MCP SDK: install it with `pip install 'mnemolint[mcp]'`")
+    require_extra("mcp", "mcp", NAME, "the MCP SDK")
     if not args.timeout > 0:
         raise ConfigError("--timeout must be a positive number of seconds")
     root = directory_argument(args.root)

@@ -178,7 +178,7 @@ def _plan(result: Result, unsafe: bool) -> tuple[dict[str, tuple[str | None, Fix
             edits = "the file is not readable UTF-8 text (see TXT002, NST002), so it is not rewritten"
         else:
             edits = fix.compute()
-            if not isinstance(edits, str) and _writes_secret(edits, document.text if document is not None else None):
+            if not isinstance(edits, str) and writes_secret(edits, document.text if document is not None else None):
                 edits = "it would write credential-shaped text that the file does not hold (see SEC001)"
         if isinstance(edits, str):
             unavailable.append((diagnostic, path, edits))
@@ -188,7 +188,7 @@ def _plan(result: Result, unsafe: bool) -> tuple[dict[str, tuple[str | None, Fix
     return targets, unavailable
 
 
-def _writes_secret(edits: tuple[Edit, ...], text: str | None) -> bool:
+def writes_secret(edits: tuple[Edit, ...], text: str | None) -> bool:
     """Whether `edits` insert a credential-shaped span that `text` does not already hold: what a
     fix writes is printed by `--diff` masked, so it must never be a secret of its own."""
     from mnemolint.redact import find_secrets

@@ -128,7 +128,7 @@ class MemoryDir(Container):
                 self._lines = []
             else:
                 # An unclosed `---` is no frontmatter here: the agent loads the index as is.
-                self._lines = classify(index.lines, index.frontmatter.close_line)
+                self._lines = index.derived("index lines", _classified)
         return self._lines
 
     def secondary(self, document: Document) -> list[IndexLine] | None:
@@ -245,6 +245,10 @@ class MemoryDir(Container):
                 found = None
             self._exists_cache[rel] = found
         return self._exists_cache[rel]
+
+
+def _classified(index: Document) -> list[IndexLine]:
+    return classify(index.lines, index.frontmatter.close_line)
 
 
 def _candidates(target: str) -> list[str]:

@@ -20,7 +20,9 @@ from mnemolint.paths import dangerous_link
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import BinaryIO
+    from typing import BinaryIO, TypeVar
+
+    T = TypeVar("T")
 
     from mnemolint.agents.base import Agent
     from mnemolint.kinds.base import Container, Kind
@@ -63,6 +65,23 @@ _FACTS = (
 FACT_OBJECTS = (_FACTS.index("_frontmatter"), _FACTS.index("_suppressions"))
 
 
+# Texts that stand for files, by absolute path: an editor's unsaved buffers (`mnemolint server`).
+# Every read of such a path, by any rule or command, gets this text instead of the disk's.
+_OVERLAY: dict[str, str] = {}
+
+
+def overlay(texts: dict[str, str]) -> None:
+    """Read `texts` in place of the files at their paths from now on (an empty mapping: read the
+    disk again). The cache neither recalls nor keeps a file read from here (`overlaid`)."""
+    _OVERLAY.clear()
+    _OVERLAY.update(texts)
+
+
+def overlaid(path: str) -> bool:
+    """Whether a read of `path` gets the overlay's text rather than the file's."""
+    return path in _OVERLAY
+
+
 class Document:
     """A file of a known kind. `text` is None when it could not be read or decoded usefully.
 
@@ -92,6 +111,7 @@ class Document:
         "_loaded",
         "_recalled",
         "_marks",
+        "_derived",
         "keep",
     )
 
@@ -119,6 +139,7 @@ class Document:
         self._recalled = False  # its facts came from the cache: its text is read only if asked for
         self._marks: tuple[str, ...] | None = None  # which of MARKS the text holds, when known without it
         self.keep = False  # the cache is to keep what this run learns of it (set by the engine)
+        self._derived: dict[str, object] | None = None  # what `derived` computed of the text
 
     @classmethod
     def unreadable(cls, path: str, reason: str, options: dict) -> Document:
@@ -132,9 +153,13 @@ class Document:
     def _load(self) -> None:
         """Read the file once; one over `max-file-bytes` is measured (fstat), never read. Opened without
         blocking and read only when it is still a regular file: a FIFO or device swapped in since the
-        walk saw a file is refused, never waited on."""
+        walk saw a file is refused, never waited on. A path in the overlay is read from there."""
         self._loaded = True
         limit = self.options["max-file-bytes"]
+        held = _OVERLAY.get(self.path) if _OVERLAY else None
+        if held is not None:
+            self._take_held(held, limit)
+            return
         try:
             opened = _open_regular(self.path)
             if isinstance(opened, str):
@@ -155,6 +180,19 @@ class Document:
                         return
         except OSError as error:
             self.read_error = error.strerror or str(error)
+            return
+        self._decode(data)
+
+    def _take_held(self, text: str, limit: int) -> None:
+        """The overlay's text for this path, judged as a read of the file would be: nothing held for a
+        path behind a dangerous link is taken, and one over `max-file-bytes` is only measured."""
+        refused = dangerous_link(self.path)
+        if refused:
+            self.read_error = refused
+            return
+        data = text.encode("utf-8", "surrogatepass")
+        if len(data) > limit:
+            self._too_large, self._size = True, len(data)
             return
         self._decode(data)
 
@@ -291,11 +329,14 @@ class Document:
     def holds(self, mark: str) -> bool:
         """Whether the text holds `mark`, one of `MARKS`: the prefilter of a container rule that
         reads only some files (a link, a relation), answered from the cache for an unchanged file
-        without reading it."""
-        if self._recalled and not self._loaded and self._marks is not None:
-            return mark in self._marks
-        text = self.text
-        return text is not None and MARKS[mark](text)
+        without reading it; found once for all of them, so a document taken over by a later run
+        (`take_over`) answers without a search."""
+        if self._marks is None:
+            text = self.text
+            if text is None:
+                return False
+            self._marks = tuple(name for name, found in MARKS.items() if found(text))
+        return mark in self._marks
 
     def facts(self) -> tuple:
         """What this run learnt of the file without its text, for the cache (cache.py) to keep:
@@ -311,6 +352,22 @@ class Document:
         for name, value in zip(_FACTS, facts, strict=True):
             setattr(self, name, value)
         self._recalled = True
+
+    def derived(self, key: str, make: Callable[[Document], T]) -> T:
+        """What `make(self)` computes of this file's text alone (an index's classified lines, what
+        each agent loads of it), once: it goes with the document, so a run that takes the
+        document over (`take_over`) does not compute it again."""
+        if self._derived is None:
+            self._derived = {}
+        if key not in self._derived:
+            self._derived[key] = make(self)
+        return self._derived[key]  # type: ignore[return-value]
+
+    def take_over(self, earlier: Document) -> None:
+        """What `earlier`, this same unchanged file in an earlier run, read and parsed: a process
+        that lints again and again (`mnemolint server`) reads an unchanged file once."""
+        for name in _STATE:
+            setattr(self, name, getattr(earlier, name))
 
     @property
     def known(self) -> bool:
@@ -333,6 +390,14 @@ class Document:
         start = self.line_offset(line)
         end = start + len(self.lines[line - 1]) + 1
         return start, min(end, len(self.text or ""))
+
+
+# What reading and parsing left in a document (`take_over`): all but which file it is and where.
+_STATE = tuple(
+    name
+    for name in Document.__slots__
+    if name not in ("path", "rel", "kind", "container", "unlisted", "options", "keep")
+)
 
 
 # UTF-32 first: its little-endian mark starts with UTF-16's.

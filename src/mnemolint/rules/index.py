@@ -137,13 +137,17 @@ def _loads(memdir: MemoryDir, max_lines: int, max_chars: int) -> list[Load]:
     """What each agent that may read the dir keeps of its index (load.py, one place for all),
     worked out once per memory dir and caps: MEM101 and MEM102 both ask."""
 
-    def loads(memdir: MemoryDir) -> list[Load]:
+    readers = memdir.readers
+
+    def loads(index: Document) -> list[Load]:
         from mnemolint.load import load
 
-        text = memdir.index.text if memdir.index is not None else None
-        return [] if text is None else [load(text, reader, max_lines, max_chars) for reader in memdir.readers]
+        text = index.text
+        return [] if text is None else [load(text, reader, max_lines, max_chars) for reader in readers]
 
-    return memdir.derived(f"loads {max_lines} {max_chars}", loads)
+    if memdir.index is None:
+        return []
+    return memdir.index.derived(f"loads {[reader.name for reader in readers]} {max_lines} {max_chars}", loads)
 
 
 def _strictest(memdir: MemoryDir, max_lines: int, max_chars: int) -> Load | None:
