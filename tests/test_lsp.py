@@ -25,6 +25,9 @@ def uri(path) -> str:
 
 @pytest.fixture
 def project(tmp_path):
+    """A memory dir whose configuration turns preview on, as the CLI reads it: most of the
+    findings these tests wait for are preview rules' (MEM105's)."""
+    (tmp_path / ".mnemolint.toml").write_text("preview = true\n", encoding="utf-8")
     memory = tmp_path / "memory"
     memory.mkdir()
     (memory / "MEMORY.md").write_text(INDEX, encoding="utf-8")
@@ -247,6 +250,7 @@ async def test_the_servers_arguments_select_rules_and_secrets_never_leave(previe
     client = preview_client
     text = TOPIC.replace("Run `make ci`.", f"Deploy with {SECRET}.")
     topic = open_file(client, project / "memory" / "build.md", text)
+    (project / ".mnemolint.toml").unlink()  # only the argument turns preview on here
     await until(lambda: "SEC001" in (codes(client, topic) or []), "SEC001, a preview rule, from --preview")
     shown = json.dumps([d.message for d in client.diagnostics[topic]])
     assert SECRET not in shown and SECRET[4:14] not in shown

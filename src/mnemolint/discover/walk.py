@@ -26,7 +26,7 @@ from mnemolint.discover.tree import LinkRecord, Tree
 from mnemolint.errors import ConfigError
 from mnemolint.kinds.base import Container, ContainerType
 from mnemolint.kinds.registry import CONTAINERS, kind_of
-from mnemolint.parse.document import Document
+from mnemolint.parse.document import Document, head
 from mnemolint.paths import inside, link_hazard, repository, upwards
 
 _MARKERS = {container.marker: container for container in CONTAINERS if container.marker}
@@ -42,6 +42,7 @@ class _Walk:
         self.container_paths: dict[str, ContainerType] = {}
         self.marker_dirs: set[str] = set()  # directories holding a marker file, followed or not
         self._holds: dict[tuple[str, str], bool] = {}  # (directory, marker): `holds_marker`, asked once
+        self.given: dict[str, tuple[bytes, int]] = {}  # files' bytes read from elsewhere (`discover`)
         self.links: list[LinkRecord] = []
         self.unreadable: list[tuple[str, str]] = []
         self.seen_dirs: set[str] = set()
@@ -242,7 +243,9 @@ class _Walk:
         (as pre-commit names them) asks it of the same folders."""
         key = (directory, marker)
         if key not in self._holds:
-            self._holds[key] = holds_marker(directory, marker)
+            held = self.given.get(os.path.join(directory, marker))
+            text = held[0].decode("utf-8", "replace") if held is not None else None
+            self._holds[key] = holds_marker(directory, marker, text)
         return self._holds[key]
 
     def _marked_by(self, directory: str, marker: str) -> None:
@@ -251,16 +254,23 @@ class _Walk:
         self.marker_dirs.add(directory)
 
 
-def holds_marker(directory: str, marker: str) -> bool:
+def holds_marker(directory: str, marker: str, text: str | None = None) -> bool:
     """Whether `directory` holds `marker` and is its container: a regular file by what its
-    container type reads in it (`ContainerType.confirms`), anything else standing at that name (a
-    link, followed or not, a FIFO) by the name alone, never read."""
+    container type reads in its head (`ContainerType.confirms`), anything else standing at that
+    name (a link, followed or not, a FIFO) by the name alone, never read. `text`: the marker's
+    content given from elsewhere (standard input), standing for a file that need not exist."""
     path = os.path.join(directory, marker)
-    try:
-        regular = stat.S_ISREG(os.lstat(path).st_mode)
-    except OSError:
-        return False
-    return not regular or _MARKERS[marker].confirms(directory)
+    if text is None:
+        try:
+            regular = stat.S_ISREG(os.lstat(path).st_mode)
+        except OSError:
+            return False
+        if not regular:
+            return True
+        text = head(path)
+        if text is None:  # refused (a dangerous link above it, or swapped): the rules that read it say why
+            return True
+    return _MARKERS[marker].confirms(directory, text)
 
 
 class _Pending:
@@ -305,6 +315,7 @@ def discover(paths: list[str], settings: Settings, given: dict[str, tuple[bytes,
     tree around it from disk."""
     given = given or {}
     walk = _Walk(settings)
+    walk.given = given
     focus: set[str] = set()
     explicit_files: list[str] = []
     roots: list[str] = []

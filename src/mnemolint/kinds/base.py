@@ -79,9 +79,10 @@ class ContainerType:
     at, and it is not a defect. What a dangling link in it costs is the container's to say
     (`Container.lost_to`). `companions(path)` are the other containers its rules compare it with
     (the rules dirs beside a rules dir), walked too when a file in it is named alone.
-    `confirms(directory)`: whether a directory holding the marker as a regular file is this
-    container by what the marker holds (another tool's file may carry the same name); a marker
-    that is a link is judged by its name, so the LNK rules still meet it.
+    `confirms(directory, text)`: whether a directory holding the marker as a regular file is this
+    container by what the marker holds (`text`: its head, as discovery reads it; another tool's
+    file may carry the same name); a marker that is a link is judged by its name, so the LNK
+    rules still meet it.
     `gitignored`: its convention keeps (some of) its files out of git and the agent loads them all
     the same (an `.ai-memory/`'s dated logs), so discovery walks it where a `.gitignore` ignores them."""
 
@@ -111,7 +112,7 @@ class ContainerType:
         unasked_writes: bool = False,
         shared_by_link: bool = False,
         companions: Callable[[str], list[str]] = lambda path: [],
-        confirms: Callable[[str], bool] = lambda path: True,
+        confirms: Callable[[str, str], bool] = lambda directory, text: True,
         gitignored: bool = False,
     ) -> None:
         self.name = name

@@ -14,7 +14,7 @@ import re
 from mnemolint.agents import AGENT_HOMES, CLAUDE_AGENT_MEMORY, CLAUDE_CODE, WAVE, memory_reader
 from mnemolint.agents.base import Agent
 from mnemolint.kinds.base import Container, ContainerType, Kind
-from mnemolint.parse.document import RELATIONS, Document, head
+from mnemolint.parse.document import RELATIONS, Document
 from mnemolint.parse.index_lines import BLANK, CONTENT, HEADING, IndexLine, LoadCut, classify, load_cut
 from mnemolint.parse.textutil import undecodable
 from mnemolint.patterns import Lazy
@@ -325,7 +325,7 @@ def _located(directory: str) -> bool:
     return len(parts) >= 4 and parts[-1] == "memory" and parts[-3] == "projects" and parts[-4] in AGENT_HOMES
 
 
-def _holds_an_index(directory: str) -> bool:
+def _holds_an_index(directory: str, text: str) -> bool:
     """Whether a directory holding a regular `MEMORY.md` is a memory dir. Another agent's memory
     kept whole in a `MEMORY.md` with no entry line is none wherever it stands (Hermes Agent's,
     whose entries are separated by lines of `§`). Otherwise where it stands says so for an agent's
@@ -334,10 +334,7 @@ def _holds_an_index(directory: str) -> bool:
     `HEAD_LINES` lines at least one entry line for every four lines of prose, or fewer than
     `PROSE_MIN_LINES` lines of prose (a new index, a note to fill in). A workspace's long-term
     memory written as prose (a session log called `MEMORY.md` at a project's root) is no index,
-    and the files beside it are no topics."""
-    text = head(os.path.join(directory, INDEX_NAME))
-    if text is None:  # refused (a dangerous link, not a regular file): the rules that read it say why
-        return True
+    and the files beside it are no topics. `text` is the head of its `MEMORY.md`."""
     lines = classify(text.splitlines()[:HEAD_LINES], 0)
     entries = sum(1 for line in lines if line.entry)
     if not entries and any(line.text.strip() == ENTRY_SEPARATOR for line in lines):

@@ -23,12 +23,12 @@ TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on ev
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from mnemolint.agents.base import Agent
     from mnemolint.kinds.memory import MemoryDir
     from mnemolint.lsp.session import Folder, Session
     from mnemolint.parse.document import Document
     from mnemolint.parse.imports import Import
     from mnemolint.parse.index_lines import IndexLine, Link
-    from mnemolint.agents.base import Agent
 
 PREVIEW = "mnemolint.preview"  # the command: what an agent loads of a MEMORY.md
 _CODE = Lazy(r"\b[A-Z]{2,4}[0-9]{3}\b")

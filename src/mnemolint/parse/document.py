@@ -416,7 +416,11 @@ _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 def head(path: str, limit: int = 65_536) -> str | None:
     """The first `limit` bytes of the regular file at `path`, decoded (undecodable bytes replaced),
     or None where `Document` would not read it (a dangerous link, not a regular file, an error):
-    what discovery reads to tell a file by its content, before any document exists."""
+    what discovery reads to tell a file by its content, before any document exists. An editor's
+    buffer for the path (the overlay) is read instead of the disk, as `Document` reads it."""
+    held = _OVERLAY.get(path) if _OVERLAY else None
+    if held is not None:
+        return None if dangerous_link(path) else held[:limit]
     try:
         opened = _open_regular(path)
         if isinstance(opened, str):
