@@ -43,6 +43,8 @@ def _aspects(recorded: dict) -> list[str]:
     """What can be compared for this fixture."""
     if recorded["client"] == "codex":
         return ["instructions", "check"]
+    if recorded["client"] == "opencode":
+        return ["check"]
     memory = any(f["kind"] == "auto-memory" for f in recorded["files"])
     return (["memory", "mem101"] if memory else []) + ["files", "check"]
 

@@ -1,7 +1,7 @@
 """Record what the real clients load: `python tools/oracle/record.py [--install] [CASE ...]`.
 
-Writes every case of the `cases_*.py` modules, runs its client (Claude Code or Codex, the pinned
-versions from npm) offline on it, and writes one fixture per case to tests/oracle/<client>/<case>.json
+Writes every case of the `cases_*.py` modules, runs its client (Claude Code, Codex or OpenCode, the
+pinned versions from npm) offline on it, and writes one fixture per case to tests/oracle/<client>/<case>.json
 (extract.py says what a fixture holds). Re-recording after a client update is this one command and
 a reviewed diff of tests/oracle/. Needs root or user namespaces (`unshare -n`), npm and Python 3.10+;
 nothing outside the standard library. Exit 0: recorded; 1: a case failed; 3: the oracle cannot run
@@ -25,10 +25,11 @@ from casetree import CLIENTS, lay_out, write_all  # noqa: E402
 from extract import CaptureError, dumps, fixture  # noqa: E402
 from runner import Clients, Unavailable, netns_command, run_case  # noqa: E402
 
-# The client versions the fixtures are recorded from (npm packages); change both here to move on.
+# The client versions the fixtures are recorded from (npm packages); change them here to move on.
 PINS = {
     "claude": ("@anthropic-ai/claude-code", os.environ.get("CLAUDE_VERSION", "2.1.332")),
     "codex": ("@openai/codex", os.environ.get("CODEX_VERSION", "0.171.0")),
+    "opencode": ("opencode-ai", os.environ.get("OPENCODE_VERSION", "1.18.33")),
 }
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_NPM = Path(
@@ -37,12 +38,12 @@ DEFAULT_NPM = Path(
 )
 
 
-def install(prefix: Path) -> None:
-    """`npm install` the pinned clients into `prefix` (cheap when they are there already)."""
+def install(prefix: Path, chosen: tuple[str, ...] = CLIENTS) -> None:
+    """`npm install` the pinned `chosen` clients into `prefix` (cheap when they are there already)."""
     if shutil.which("npm") is None:
         raise Unavailable("npm is not installed")
     prefix.mkdir(parents=True, exist_ok=True)
-    packages = [f"{name}@{version}" for name, version in PINS.values()]
+    packages = [f"{PINS[client][0]}@{PINS[client][1]}" for client in chosen]
     command = ["npm", "install", "--prefix", str(prefix), "--no-audit", "--no-fund", "--loglevel=error", *packages]
     done = subprocess.run(command, capture_output=True, text=True, timeout=900)
     if done.returncode != 0:
@@ -50,10 +51,11 @@ def install(prefix: Path) -> None:
         raise Unavailable(f"npm install {' '.join(packages)} failed: {last[:200]}")
 
 
-def check_versions(clients: Clients) -> dict[str, str]:
-    """Each client's version, which must be the pinned one (else the fixtures would lie)."""
+def check_versions(clients: Clients, chosen: tuple[str, ...] = CLIENTS) -> dict[str, str]:
+    """Each chosen client's version, which must be the pinned one (else the fixtures would lie)."""
     versions = {}
-    for client, (package, pinned) in PINS.items():
+    for client in chosen:
+        package, pinned = PINS[client]
         found = clients.version(client)
         if found != pinned:
             raise Unavailable(f"{package} is {found} under {clients.prefix}, not {pinned} (run with --install)")
@@ -61,11 +63,15 @@ def check_versions(clients: Clients) -> dict[str, str]:
     return versions
 
 
-def record(names: list[str], out: Path, clients: Clients, jobs: int, work: Path) -> int:
-    """Record `names` (all cases when empty) into `out`; return the number of failed cases."""
+def record(
+    names: list[str], out: Path, clients: Clients, jobs: int, work: Path, only: tuple[str, ...] = CLIENTS
+) -> int:
+    """Record `names` (all cases of the clients `only` when empty) into `out`; return the number of
+    failed cases."""
     netns = netns_command()
-    versions = check_versions(clients)
-    cases = write_all(work / "cases")
+    versions = check_versions(clients, only)
+    every = write_all(work / "cases")
+    cases = {name: case for name, case in every.items() if (case / "client").read_text().strip() in only}
     unknown = sorted(set(names) - set(cases))
     if unknown:
         raise SystemExit(f"record.py: no such case: {', '.join(unknown)} (known: {', '.join(sorted(cases))})")
@@ -87,7 +93,7 @@ def record(names: list[str], out: Path, clients: Clients, jobs: int, work: Path)
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         failures = [(name, error) for name, error in zip(chosen, pool.map(one, chosen), strict=True) if error]
     if not names:  # a full recording: a fixture whose case is gone goes too
-        for client in CLIENTS:
+        for client in only:
             for stale in sorted((out / client).glob("*.json")):
                 if stale.stem not in cases:
                     stale.unlink()
@@ -110,13 +116,17 @@ def main(argv: list[str] | None = None) -> int:
         "--keep", type=Path, help="keep the cases, sessions and raw captures here (default: a temp dir)"
     )
     parser.add_argument("--jobs", type=int, default=2, help="cases run at once (default 2)")
+    parser.add_argument(
+        "--client", action="append", choices=CLIENTS, help="only this client's cases and install (repeatable)"
+    )
     args = parser.parse_args(argv)
+    only = tuple(args.client or CLIENTS)
     started = time.monotonic()
     work = args.keep or Path(tempfile.mkdtemp(prefix="mnemolint-oracle-"))
     try:
         if args.install:
-            install(args.npm)
-        failed = record(args.cases, args.out, Clients(args.npm), max(1, args.jobs), work)
+            install(args.npm, only)
+        failed = record(args.cases, args.out, Clients(args.npm), max(1, args.jobs), work, only)
     except Unavailable as why:
         print(f"record.py: cannot run the oracle here: {why}", file=sys.stderr)
         return 3

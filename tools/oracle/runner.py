@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from casetree import DUMMY_KEY, Session, claude_config
+from opencode_client import opencode_spec
 from sandbox import PORT_TOKEN
 
 HERE = Path(__file__).resolve().parent
@@ -70,7 +71,7 @@ class Unavailable(Exception):
 
 @dataclass(frozen=True)
 class Clients:
-    """Where the installed clients are: an npm prefix holding both packages."""
+    """Where the installed clients are: an npm prefix holding their packages."""
 
     prefix: Path
 
@@ -112,6 +113,9 @@ def _client_spec(session: Session, clients: Clients, prompt: str) -> tuple[list[
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(content, indent=1), encoding="utf-8")
         return [str(clients.binary("claude")), "-p", prompt], {**CLAUDE_ENV, **extra}, {}
+    if session.client == "opencode":
+        argv, env = opencode_spec(str(clients.binary("opencode")), prompt, BASE_URL)
+        return argv, {**env, **extra}, {}
     codex_home = session.home / ".codex"
     codex_home.mkdir(parents=True, exist_ok=True)
     config = CODEX_CONFIG.format(port=PORT_TOKEN, cwd=json.dumps(str(session.cwd))) + (
