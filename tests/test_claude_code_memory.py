@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from conftest import codes, only, run_cli, run_lint, write_tree
 
+from mnemolint.agents import CLAUDE_CODE
 from mnemolint.agents import claude_code as cc
 from mnemolint.load import load
-from mnemolint.readers import CLAUDE
 
 # (block, what Claude Code 2.1.332's own rewrite made of it), recorded by running the client's
 # function on each block; the port must give the same text.
@@ -126,11 +126,11 @@ CLIENT_WARNINGS = [
 
 @pytest.mark.parametrize(("case", "text", "client"), CLIENT_WARNINGS, ids=[case for case, _, _ in CLIENT_WARNINGS])
 def test_the_warning_is_the_clients_byte_for_byte(case: str, text: str, client: str) -> None:
-    assert load(text, CLAUDE).warning == client
+    assert load(text, CLAUDE_CODE).warning == client
 
 
 def test_a_cut_inside_line_one_says_so() -> None:
-    loaded = load("- " + "y" * 30_000 + "\n", CLAUDE)
+    loaded = load("- " + "y" * 30_000 + "\n", CLAUDE_CODE)
     assert loaded.in_line and loaded.loaded_lines == 1
     assert "Only part of it was loaded: everything after the first 25000 characters of line 1 was cut off." in (
         loaded.warning or ""
@@ -138,14 +138,14 @@ def test_a_cut_inside_line_one_says_so() -> None:
 
 
 def test_a_long_second_line_is_cut_at_the_first_newline() -> None:
-    loaded = load("- short\n- " + "w " * 15_000 + "\n- third\n", CLAUDE)
+    loaded = load("- short\n- " + "w " * 15_000 + "\n- third\n", CLAUDE_CODE)
     assert not loaded.in_line and loaded.loaded_lines == 1
     assert "2 of 3 lines were cut off, starting at line 2 (" in (loaded.warning or "")
 
 
 def test_a_blank_line_after_the_cut_is_not_quoted() -> None:
     text = "".join(_entry(n) for n in range(1, 201)) + "\n" + "".join(_entry(n) for n in range(201, 221))
-    assert "lines were cut off, starting at line 201. Keep" in (load(text, CLAUDE).warning or "")
+    assert "lines were cut off, starting at line 201. Keep" in (load(text, CLAUDE_CODE).warning or "")
 
 
 @pytest.mark.parametrize(
@@ -340,8 +340,23 @@ def test_every_fact_names_the_version_and_a_case_that_exists(tmp_path: Path) -> 
     assert written and all(name.startswith("cl3") for name in written)
     for name in written:  # the layout the harness reads
         assert (tmp_path / name / "client").read_text() == "claude\n" and (tmp_path / name / "project").is_dir()
-    facts = [value for value in vars(cc).values() if isinstance(value, cc.Fact)]
-    assert len(facts) > 15
-    for fact in facts:
-        assert fact.verified_on == cc.VERSION
-        assert fact.case is None or fact.case in set(written) | SHARED_CASES, fact
+    assert cc.AGENT.verified.version == cc.VERSION and cc.AGENT.facts == cc.VERIFIED
+    memory = {case for cases in cc.VERIFIED.values() for case in cases if case.startswith(("cl01", "cl02", "cl3"))}
+    assert len(memory) > 10 and all(hasattr(cc, fact) for fact in cc.VERIFIED)
+    assert memory <= set(written) | SHARED_CASES, memory - set(written) - SHARED_CASES
+
+
+def test_project_settings_are_never_read_through_a_link_to_a_sensitive_place(tmp_path: Path) -> None:
+    """A project's `.claude` linked into a `.git` folder (whose `config` can hold credentials) is not
+    read for its settings, as no command reads through such a link; a link to an ordinary folder is
+    followed, as the client follows it."""
+    home = tmp_path / "home"
+    env = {"HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude")}
+    settings = json.dumps({"autoMemoryEnabled": False})
+    write_tree(tmp_path, {"vault/.git/claude/settings.json": settings, "shared/claude/settings.json": settings})
+    hidden = write_tree(tmp_path / "hidden", {"CLAUDE.md": "x\n"})
+    (hidden / ".claude").symlink_to(tmp_path / "vault" / ".git" / "claude")
+    assert cc.auto_memory_off(str(hidden), env) is None  # nothing read there: on, the default
+    shared = write_tree(tmp_path / "linked", {"CLAUDE.md": "x\n"})
+    (shared / ".claude").symlink_to(tmp_path / "shared" / "claude")
+    assert "autoMemoryEnabled: false" in (cc.auto_memory_off(str(shared), env) or "")

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from conftest import run_lint
 
+from mnemolint.agents import CLAUDE_CODE
 from mnemolint.kinds import registry
 from mnemolint.kinds.base import Kind
 from mnemolint.kinds.memory import INDEX, TOPIC
-from mnemolint.readers import CLAUDE
 
 NOTES = Kind(
     "notes",
@@ -23,7 +23,7 @@ NOTES = Kind(
     frontmatter=False,
     frontmatter_fields=False,
     suppressions=False,
-    reader=lambda document: CLAUDE,
+    reader=lambda document: CLAUDE_CODE,
 )
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from mnemolint.agents import CLAUDE_CODE, WAVE, memory_reader
 from mnemolint.agents.claude_code import kilobytes
-from mnemolint.load import agent_for, counted_text, load, strip_block_comments
-from mnemolint.readers import CLAUDE, WAVE
+from mnemolint.load import counted_text, load, strip_block_comments
 
 
 def entries(count: int) -> str:
@@ -16,7 +16,7 @@ def entries(count: int) -> str:
 
 
 def test_under_both_caps_nothing_is_cut() -> None:
-    for reader in (WAVE, CLAUDE):
+    for reader in (WAVE, CLAUDE_CODE):
         loaded = load("\n\n" + entries(200) + "\n\n", reader)
         assert (loaded.cut, loaded.warning, loaded.lines, loaded.loaded_lines) == (False, None, 200, 200)
 
@@ -33,13 +33,13 @@ def test_wave_names_the_lines_it_drops_and_the_first_of_them() -> None:
 
 def test_claude_code_gives_sizes_in_kb_and_its_own_advice() -> None:
     text = "\n".join("- [T](t.md) — " + "x" * 200 for _ in range(150))
-    loaded = load(text, CLAUDE)
+    loaded = load(text, CLAUDE_CODE)
     assert loaded.warning == (  # Claude Code 2.1.332's text (oracle cl01b): the quote cut to 79 units and `…`
         "> WARNING: MEMORY.md is 31.5KB (limit: 24.4KB) — index entries are too long. Only part of it was "
         f'loaded: 34 of 150 lines were cut off, starting at line 117 ("- [T](t.md) — {"x" * 65}…"). Keep index '
         "entries to one line under ~200 chars; move detail into topic files."
     )
-    both = load("\n".join("x" * 200 for _ in range(230)), CLAUDE)
+    both = load("\n".join("x" * 200 for _ in range(230)), CLAUDE_CODE)
     assert "is 230 lines and 45.1KB. Only part of it was loaded: 106 of 230 lines were cut off" in both.warning
 
 
@@ -68,7 +68,7 @@ def test_claude_code_strips_frontmatter_and_block_comments_before_counting() -> 
     """A commented-out block of 60 lines must not put a Claude Code index over its cap."""
     text = "---\nname: index\n---\n<!--\n" + "old entry\n" * 60 + "-->\n\n" + entries(150)
     assert load(text, WAVE).cut
-    claude = load(text, CLAUDE)
+    claude = load(text, CLAUDE_CODE)
     assert (claude.cut, claude.lines) == (False, 150)
     assert counted_text(text, WAVE) == text
 
@@ -108,6 +108,6 @@ def test_kilobytes_as_claude_code_formats_them(size: int, shown: str) -> None:
 
 
 def test_the_agent_is_taken_from_the_path() -> None:
-    assert agent_for("/h/.wave/projects/x/memory") == "wave"
-    assert agent_for("/h/.claude/projects/x/memory") == "claude-code"
-    assert agent_for("/h/notes") == "claude-code"
+    assert memory_reader("/h/.wave/projects/x/memory").name == "wave"
+    assert memory_reader("/h/.claude/projects/x/memory").name == "claude-code"
+    assert memory_reader("/h/notes").name == "claude-code"

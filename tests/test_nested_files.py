@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 from conftest import run_cli, write_tree
 
+from mnemolint.agents import CLAUDE_CODE, WAVE
 from mnemolint.config import load_settings
 from mnemolint.discover.walk import discover
 from mnemolint.engine import lint
 from mnemolint.kinds.instructions import INSTRUCTION_FILE
 from mnemolint.model import Diagnostic
-from mnemolint.readers import CLAUDE, WAVE
 
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 AGENTS_TEXT = "# Build\n\nRun `make` before committing.\n"
@@ -165,9 +165,9 @@ def test_instruction_files_are_found_in_every_folder_with_their_reader(tmp_path:
     }
     assert kinds == {
         "AGENTS.md": WAVE.title,
-        "CLAUDE.md": CLAUDE.title,
-        "CLAUDE.local.md": CLAUDE.title,
-        ".claude/CLAUDE.md": CLAUDE.title,
+        "CLAUDE.md": CLAUDE_CODE.title,
+        "CLAUDE.local.md": CLAUDE_CODE.title,
+        ".claude/CLAUDE.md": CLAUDE_CODE.title,
         "deep/er/AGENTS.md": WAVE.title,
     }
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from conftest import run_cli, run_lint, write_tree
 
-from mnemolint.load import codex_load
+from mnemolint.agents.codex import load as codex_load
 
 
 def git(root: Path, *args: str) -> None:

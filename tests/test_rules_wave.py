@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 from conftest import GIT_ENV, git, run_cli, write_tree
 
+from mnemolint.agents import CLAUDE_CODE, WAVE
 from mnemolint.config import load_settings
 from mnemolint.discover.walk import discover
 from mnemolint.engine import lint
 from mnemolint.kinds.rules import RulesDir
 from mnemolint.model import Diagnostic
 from mnemolint.project import Project, checkout_relative
-from mnemolint.readers import CLAUDE, WAVE
 
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 WAVE_RULES = ".wave/rules"
@@ -728,9 +728,9 @@ def test_an_unknown_agent_is_a_usage_error(tmp_path: Path) -> None:
     ("files", "readers"),
     [
         ({".wave/.keep": ""}, (WAVE,)),
-        ({".claude/.keep": ""}, (CLAUDE,)),
-        ({"CLAUDE.md": "x\n"}, (CLAUDE,)),
-        ({".wave/.keep": "", "CLAUDE.md": "x\n"}, (WAVE, CLAUDE)),
+        ({".claude/.keep": ""}, (CLAUDE_CODE,)),
+        ({"CLAUDE.md": "x\n"}, (CLAUDE_CODE,)),
+        ({".wave/.keep": "", "CLAUDE.md": "x\n"}, (WAVE, CLAUDE_CODE)),
         ({}, ()),
     ],
 )
@@ -738,7 +738,7 @@ def test_which_agents_a_project_uses(tmp_path: Path, files: dict, readers: tuple
     """Wave where `.wave/` exists, Claude Code where `.claude/` or `CLAUDE.md` does."""
     write_tree(tmp_path, files)
     assert Project(str(tmp_path), {}).readers == readers
-    assert Project(str(tmp_path), {"agents": ["claude-code"]}).readers == (CLAUDE,)
+    assert Project(str(tmp_path), {"agents": ["claude-code"]}).readers == (CLAUDE_CODE,)
 
 
 def test_checkout_relative_paths(tmp_path: Path) -> None:

@@ -28,8 +28,6 @@ if TYPE_CHECKING:
 
     PathLike = str | os.PathLike[str]
 
-AGENTS = ("claude-code", "wave")
-
 
 def lint(
     paths: PathLike | Iterable[PathLike], config: PathLike | dict[str, Any] | None = None, preview: bool | None = None
@@ -83,10 +81,14 @@ def read(path: PathLike, agent: str = "claude-code") -> Any:
             "mnemolint.api.read returns a python-frontmatter Post: install it with `pip install 'mnemolint[api]'`"
         ) from None
 
-    if agent not in AGENTS:
-        raise ValueError(f"agent must be one of {', '.join(AGENTS)}, not {agent!r}")
+    from mnemolint.agents import AGENTS
+    from mnemolint.options import YAML_MAX_DEPTH
+
+    readers = {reader.name: reader for reader in AGENTS if reader.selectable and reader.fields is not None}
+    if agent not in readers:
+        raise ValueError(f"agent must be one of {', '.join(readers)}, not {agent!r}")
     text = _text(os.fspath(path))
-    metadata, body = _wave(text) if agent == "wave" else _claude(text)
+    metadata, body = readers[agent].fields(text, YAML_MAX_DEPTH.default)  # type: ignore[misc,arg-type]
     post = frontmatter.Post(body)
     post.metadata.update(metadata)  # keys such as `content` or `1` are metadata too, not arguments
     return post
@@ -106,37 +108,20 @@ def _text(path: str) -> str:
     return document.text
 
 
-def _wave(text: str) -> tuple[dict[str, Any], str]:
-    from mnemolint.parse.wave_frontmatter import split
-
-    fields, body = split(text)
-    return fields or {}, body
-
-
-def _claude(text: str) -> tuple[dict[str, Any], str]:
-    """The fields and body as Claude Code 2.1.332 splits and reads a file: its YAML reading with the
-    second try that quotes values (agents/claude_code.py); no fields when that fails too."""
-    from mnemolint.agents.claude_code import frontmatter_fields
-    from mnemolint.options import YAML_MAX_DEPTH
-
-    fields, body, _ = frontmatter_fields(text, YAML_MAX_DEPTH.default)  # type: ignore[arg-type]
-    return dict(fields), body
-
-
 def preview(directory: PathLike, agent: str | None = None, config: PathLike | dict[str, Any] | None = None) -> dict:
     """What `agent` (default: Wave under `.wave/`, else Claude Code) loads from `directory/MEMORY.md`:
     `loaded` and `total` sizes (lines, UTF-16 characters), the agent's own `warning` (None when
     nothing is cut), the `dropped` entries, the `unreachable` topics, and the index that would be
     `generated` when there is none (None otherwise)."""
+    from mnemolint.agents import memory_reader, memory_readers
     from mnemolint.commands.common import claim_memory_dir, find_memory_dir
     from mnemolint.commands.preview import preview as facts
-    from mnemolint.load import agent_for
-    from mnemolint.readers import BY_NAME as READERS
 
     path = os.path.abspath(os.fspath(directory))
-    chosen = agent or agent_for(path)
-    if chosen not in READERS:
-        raise ValueError(f"agent must be one of {', '.join(READERS)}, not {chosen!r}")
+    chosen = memory_reader(path).name if agent is None else agent
+    readers = {reader.name: reader for reader in memory_readers()}
+    if chosen not in readers:
+        raise ValueError(f"agent must be one of {', '.join(readers)}, not {chosen!r}")
     settings = _settings(config, path)
     claim_memory_dir(settings, path)
-    return facts(find_memory_dir(path, settings), READERS[chosen], settings.options)
+    return facts(find_memory_dir(path, settings), readers[chosen], settings.options)

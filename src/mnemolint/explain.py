@@ -8,17 +8,19 @@ from __future__ import annotations
 
 import os
 
-from mnemolint.kinds.instructions import AGENTS_MD, CLAUDE_MD
+from mnemolint.agents import CLAUDE_CODE, WAVE
+from mnemolint.agents.base import DROPS_FOLDER, Agent
 from mnemolint.kinds.rules import HOMES, RulesDir
 from mnemolint.parse.globs import NEGATED
 from mnemolint.paths import from_home, inside, upwards
-from mnemolint.readers import CLAUDE, WAVE, Reader
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
+    from mnemolint.agents.base import RulesDirs
     from mnemolint.config import Settings
     from mnemolint.parse.document import Document
 
+EXPLAINED = (WAVE, CLAUDE_CODE)  # the agents `explain-rules` shows by default
 OUTSIDE_BASE = "outside the base"  # the file cannot be made relative to the rule's base: no match
 
 
@@ -57,7 +59,7 @@ class Explanation:
         "auto_memory",
     )
 
-    def __init__(self, reader: Reader) -> None:
+    def __init__(self, reader: Agent) -> None:
         self.reader = reader
         self.memory: list[str] = []
         self.always: list[Entry] = []
@@ -107,7 +109,7 @@ def project_root(path: str) -> str:
     return homes[-1] if homes else folder
 
 
-def explain(path: str, root: str, settings: Settings, readers: tuple[Reader, ...], show_all: bool) -> list[Explanation]:
+def explain(path: str, root: str, settings: Settings, readers: tuple[Agent, ...], show_all: bool) -> list[Explanation]:
     """What each of `readers` injects when it reads `path`, in the project at `root`."""
     from mnemolint.discover.walk import discover
 
@@ -120,7 +122,7 @@ def explain(path: str, root: str, settings: Settings, readers: tuple[Reader, ...
         show_all,
         settings.options,
     )
-    return [_for_wave(scan) if reader is WAVE else _for_claude(scan) for reader in readers]
+    return [_for(reader, scan) for reader in readers]
 
 
 class _Scan:
@@ -161,77 +163,71 @@ def _folders_between(root: str, target: str) -> list[str]:
     return [root] + [os.path.join(root, *parts[: index + 1]) for index in range(len(parts))]
 
 
-def _for_wave(scan: _Scan) -> Explanation:
-    """Wave: `AGENTS.md` of the workdir (else `CLAUDE.md`), its four rules dirs in load order with
-    later ids replacing earlier ones, and nested `AGENTS.md`/`CLAUDE.md` below the workdir."""
-    found = Explanation(WAVE)
+def _for(agent: Agent, scan: _Scan) -> Explanation:
+    """What `agent` injects, from its profile: its session's instruction files at the start and
+    those below the session folder down to the file's (`Session.start`, `Session.nested`; Claude
+    Code's walks from the file system's root, `AGENTS.md` where no `CLAUDE.md` loads at all), its
+    rules dirs (`_rules`), what the loaded files import, and the auto memory it keeps."""
+    from mnemolint.kinds.instructions import session
+
+    found = Explanation(agent)
     root = scan.root
-    first = _first_existing(root, (AGENTS_MD, CLAUDE_MD))
-    found.memory = [_shown(first, root)] if first else []
+    if agent.instructions is not None:
+        walk = session(agent, root, {}, scan.options)
+        found.memory = [_walked(path, root) for path in walk.start()]
+        found.nested = [_walked(path, root) for path in walk.nested(scan.target)]
+    if agent.rules is not None:
+        _rules(found, agent.rules, scan)
+    if agent.follows_imports:
+        _imports(found, scan)
+    if agent.auto_memory is not None:
+        found.auto_memory = _auto_memory(agent, root)
+    return found
+
+
+def _rules(found: Explanation, rules: RulesDirs, scan: _Scan) -> None:
+    """The rules dirs the agent loads (the user's, and the session folder's or, where it enters
+    folders, each folder's down to the file's), in its load order; where a later rule with the
+    same id replaces an earlier one (Wave), the earlier is listed as replaced."""
+    agent, root = found.reader, scan.root
+    folders = set(scan.chain) if rules.entered else {root}
     loaded = [
         rules_dir
         for rules_dir in scan.dirs
-        if WAVE in rules_dir.readable_by and (rules_dir.user or rules_dir.base == root)
+        if agent in rules_dir.readable_by and (rules_dir.user or rules_dir.base in folders)
     ]
+    order = (lambda each: each.order) if rules.replaces else (lambda each: (not each.user, each.path))
     registry: dict[str, tuple[RulesDir, Document]] = {}
-    for rules_dir in sorted(loaded, key=lambda rules_dir: rules_dir.order):
-        lost = rules_dir.unloaded(WAVE)
+    for rules_dir in sorted(loaded, key=order):
+        lost = rules_dir.unloaded(agent)
         for document in rules_dir.rules:
             if document.path in lost:
-                found.lost.append(_entry(rules_dir, document, root, f"after the dangling link `{lost[document.path]}`"))
-                continue
-            if document.rel in registry:
-                earlier_dir, earlier = registry[document.rel]
-                found.replaced.append(_entry(earlier_dir, earlier, root, f"replaced by {_shown(document.path, root)}"))
-            registry[document.rel] = (rules_dir, document)
+                link = lost[document.path]
+                why = (
+                    f"the dangling link `{link}` drops its directory"
+                    if rules.dangling == DROPS_FOLDER
+                    else f"after the dangling link `{link}`"
+                )
+                found.lost.append(_entry(rules_dir, document, root, why))
+            elif not rules.replaces:
+                _judge(found, rules_dir, document, scan)
+            else:
+                if document.rel in registry:
+                    earlier_dir, earlier = registry[document.rel]
+                    why = f"replaced by {_shown(document.path, root)}"
+                    found.replaced.append(_entry(earlier_dir, earlier, root, why))
+                registry[document.rel] = (rules_dir, document)
     for rules_dir, document in registry.values():
         _judge(found, rules_dir, document, scan)
-    found.nested = [
-        _shown(name, root) for folder in scan.chain[1:] if (name := _first_existing(folder, (AGENTS_MD, CLAUDE_MD)))
-    ]
-    return found
 
 
-def _for_claude(scan: _Scan) -> Explanation:
-    """Claude Code: the instruction files of each folder from the file system's root down to the
-    one it works in (`AGENTS.md` ones where no `CLAUDE.md` loads at all), those of each folder
-    below it down to the file's, and the `.claude/rules` of the folders it works in and the
-    file's, user rules first (kinds/instructions.ClaudeSession)."""
-    from mnemolint.kinds.instructions import ClaudeSession
-
-    found = Explanation(CLAUDE)
-    root = scan.root
-    session = ClaudeSession(root, {}, scan.options)
-    found.memory = [_walked(path, root) for path in session.start()]
-    found.nested = [_walked(path, root) for path in session.nested(scan.target)]
-    folders = set(scan.chain)
-    loaded = [
-        rules_dir
-        for rules_dir in scan.dirs
-        if CLAUDE in rules_dir.readable_by and (rules_dir.user or rules_dir.base in folders)
-    ]
-    for rules_dir in sorted(loaded, key=lambda rules_dir: (not rules_dir.user, rules_dir.path)):
-        lost = rules_dir.unloaded(CLAUDE)
-        for document in rules_dir.rules:
-            if document.path in lost:
-                why = f"the dangling link `{lost[document.path]}` drops its directory"
-                found.lost.append(_entry(rules_dir, document, root, why))
-            else:
-                _judge(found, rules_dir, document, scan)
-    _imports(found, scan)
-    found.auto_memory = _auto_memory(root)
-    return found
-
-
-def _auto_memory(root: str) -> str | None:
-    """Where Claude Code keeps the auto memory of a session in `root` (its `MEMORY.md` loads in
+def _auto_memory(agent: Agent, root: str) -> str | None:
+    """Where the agent keeps the auto memory of a session in `root` (its `MEMORY.md` loads in
     every session), said with `~` for the home folder, or why it is off; None when there is none."""
-    from mnemolint.agents.claude_code import auto_memory_dir, auto_memory_off
-
-    folder = auto_memory_dir(root)
+    assert agent.auto_memory is not None
+    folder, off = agent.auto_memory(root)
     if not os.path.isdir(folder):
         return None
-    off = auto_memory_off(root)
     if off:
         return f"off: {off}"
     return from_home(folder) or folder
@@ -242,12 +238,12 @@ def _imports(found: Explanation, scan: _Scan) -> None:
     them (parse/imports.py): depth first, each once, 4 levels deep, nothing outside the folder the
     session works in unless the user approved external imports for the project (then the home
     folder and the rest too); a sensitive target is never read either way."""
-    from mnemolint.agents.claude_code import external_imports_approved
     from mnemolint.parse.document import Document
     from mnemolint.parse.imports import Memo, expand
 
     root = scan.root
-    approved = external_imports_approved(root)
+    imports = found.reader.instructions.imports  # type: ignore[union-attr]
+    approved = imports is not None and imports.approved is not None and imports.approved(root)
     within, home = (os.path.sep, os.path.expanduser("~")) if approved else (root, None)
     memo = Memo(scan.options)
     loaded = [*found.memory, *found.nested, *(entry.path for entry in (*found.always, *found.applying))]
@@ -284,12 +280,12 @@ def _judge(found: Explanation, rules_dir: RulesDir, document: Document, scan: _S
         found.not_applying.append(_entry(rules_dir, document, root, why))
 
 
-def _matching(globs: list, rel: str, reader: Reader) -> str | None:
+def _matching(globs: list, rel: str, reader: Agent) -> str | None:
     """The pattern through which a rule applies to `rel`, as the agent decides it: for Wave any
     pattern alone (a `!x` one applies to what it does not name); for Claude Code gitignore's rules
     (the `ignore` package): each folder on the way, then the file, by the last pattern matching
     it, and a file below a matched folder is matched whatever a later `!` says."""
-    if reader is WAVE:
+    if reader.glob_style == "minimatch":
         for glob in globs:
             if glob.problem is None and glob.matches(rel):
                 return glob.written
@@ -308,14 +304,6 @@ def _matching(globs: list, rel: str, reader: Reader) -> str | None:
 
 def _entry(rules_dir: RulesDir, document: Document, root: str, why: str = "") -> Entry:
     return Entry(document.rel, _shown(document.path, root), "user" if rules_dir.user else "project", why)
-
-
-def _first_existing(folder: str, names: tuple[str, ...]) -> str | None:
-    for name in names:
-        path = os.path.join(folder, name)
-        if os.path.isfile(path):
-            return path
-    return None
 
 
 def _shown(path: str, root: str) -> str:

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import re
 
+from mnemolint.agents.base import Cut
 from mnemolint.parse.textutil import js_trim, utf16_len, utf16_prefix_index
 from mnemolint.patterns import Lazy
-from mnemolint.readers import WAVE
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
-    from mnemolint.readers import Reader
+    from mnemolint.agents.base import Agent, Memory
 
 _COMMENT_START = re.compile(r"( {0,3})<!--")
 _COMMENT_SPAN = re.compile(r"<!--[\s\S]*?-->")
@@ -29,14 +29,7 @@ _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _LIST_ITEM = Lazy(r" {0,3}(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)")
 
 
-def agent_for(path: str) -> str:
-    """The agent that reads a memory file at `path` by default: Wave under `.wave/`, else Claude Code."""
-    import os
-
-    return "wave" if f"{os.sep}{WAVE.home}{os.sep}" in os.sep + path + os.sep else "claude-code"
-
-
-def counted_text(text: str, reader: Reader) -> str:
+def counted_text(text: str, reader: Agent) -> str:
     """The text of `MEMORY.md` that `reader` counts against its caps (before trimming): Claude Code's
     without the frontmatter as it splits it (up to the first `---`, cl32c) and block comments."""
     if not reader.strips_index_markup:
@@ -119,7 +112,7 @@ class Load:
         "warning",
     )
 
-    def __init__(self, reader: Reader) -> None:
+    def __init__(self, reader: Agent) -> None:
         self.reader = reader
         self.lines = 0
         self.chars = 0
@@ -141,7 +134,7 @@ class Load:
         return self.lines - self.loaded_lines
 
 
-def load(text: str, reader: Reader, max_lines: int = 200, max_chars: int = 25_000) -> Load:
+def load(text: str, reader: Agent, max_lines: int = 200, max_chars: int = 25_000) -> Load:
     """Apply `reader`'s index loader to the text of `MEMORY.md`."""
     result = Load(reader)
     trimmed = js_trim(counted_text(text, reader))
@@ -162,102 +155,21 @@ def load(text: str, reader: Reader, max_lines: int = 200, max_chars: int = 25_00
     dropped = result.remainder.split("\n")
     result.loaded_lines = result.lines - len(dropped) + 1 if result.remainder else result.lines
     kept_units = max_chars if hard_cut else utf16_len(kept)  # JavaScript's slice keeps a split pair's half
-    if result.reader.strips_index_markup:  # Claude Code quotes the line after the cut, blank or not
-        from mnemolint.agents.claude_code import index_warning
-
-        result.quoted = "" if hard_cut else js_trim(dropped[1])
-        result.warning = index_warning(
-            result.lines,
-            result.chars,
-            result.over_lines,
-            result.over_chars,
-            None if hard_cut else result.loaded_lines,
-            kept_units,
-            result.quoted,
-            max_lines,
-            max_chars,
-        )
-    else:
-        result.quoted = js_trim(next((line for line in dropped if js_trim(line)), ""))
-        result.warning = _wave_warning(result, kept_units, max_lines, max_chars)
+    cut = Cut(
+        result.lines,
+        result.chars,
+        (result.over_lines, result.over_chars),
+        result.loaded_lines,
+        hard_cut,
+        kept_units,
+        dropped,
+        (max_lines, max_chars),
+    )
+    result.quoted, result.warning = _memory(reader).warning(cut)  # each agent's own words
     return result
 
 
-def _wave_warning(result: Load, kept_units: int, max_lines: int, max_chars: int) -> str:
-    """Wave's own text, which names the loss in characters (memoryEntrypoint.ts:73-99)."""
-    advice = "Keep index entries to one line under ~150 chars; move detail into topic files."
-    chars = f"{result.chars} characters"
-    reason = _reason(
-        result,
-        f"{chars} (limit: {max_chars}) — index entries are too long",
-        f"{result.lines} lines and {chars}",
-        max_lines,
-    )
-    if result.loaded_lines <= 1:
-        cut = f"everything after the first {kept_units} characters of line 1 was cut off"
-    else:
-        snippet = result.quoted[: utf16_prefix_index(result.quoted, 80)]
-        quoted = f' ("{snippet}")' if snippet else ""
-        cut = (
-            f"{result.dropped_lines} of {result.lines} lines were cut off, starting at line "
-            f"{result.loaded_lines + 1}{quoted}"
-        )
-    return f"> WARNING: MEMORY.md is {reason}. Only part of it was loaded: {cut}. {advice}"
-
-
-def _reason(result: Load, chars_only: str, both: str, max_lines: int) -> str:
-    if result.over_chars and not result.over_lines:
-        return chars_only
-    if result.over_lines and not result.over_chars:
-        return f"{result.lines} lines (limit: {max_lines})"
-    return both
-
-
-class CodexPart:
-    """What Codex keeps of one file of an `AGENTS.md` chain (project_doc.rs `read_project_docs`):
-    `size` its bytes, `kept` the bytes it reads (all of them unless the budget ran out), `budget`
-    what was left of `project_doc_max_bytes` when it came to this file, `split` whether the cut
-    falls inside a UTF-8 character (Codex then shows U+FFFD), `empty` whether the kept text is
-    blank, so that it takes no budget and joins nothing; `blank` whether the whole file is, so
-    that cutting it loses nothing."""
-
-    __slots__ = ("path", "size", "kept", "budget", "split", "empty", "blank")
-
-    def __init__(self, path: str, size: int, kept: int, budget: int, split: bool, empty: bool, blank: bool) -> None:
-        self.path = path
-        self.size = size
-        self.kept = kept
-        self.budget = budget
-        self.split = split
-        self.empty = empty
-        self.blank = blank
-
-    @property
-    def cut(self) -> bool:
-        return self.kept < self.size
-
-
-def codex_load(files: list[tuple[str, bytes]], max_bytes: int) -> tuple[list[CodexPart], str]:
-    """Codex's reading of the chain `files` (root first, one file per folder): each file read up to
-    what is left of `max_bytes`, decoded lossily, kept only when not blank (a blank one takes no
-    budget), the kept texts joined with a blank line (project_doc.rs, openai/codex@0bd53e4). Returns
-    each file's part and the text Codex loads."""
-    remaining = max_bytes
-    parts: list[CodexPart] = []
-    texts: list[str] = []
-    for path, data in files:
-        kept = data[: max(remaining, 0)]
-        text = kept.decode("utf-8", "replace")
-        split = len(kept) < len(data) and _splits_character(data, len(kept))
-        empty = not text.strip()
-        blank = empty and not data.decode("utf-8", "replace").strip()
-        parts.append(CodexPart(path, len(data), len(kept), max(remaining, 0), split, empty, blank))
-        if not empty:
-            texts.append(text)
-            remaining -= len(kept)
-    return parts, "\n\n".join(texts)
-
-
-def _splits_character(data: bytes, at: int) -> bool:
-    """Whether a cut at byte `at` falls inside a UTF-8 sequence (the next byte is a continuation)."""
-    return 0 < at < len(data) and 0x80 <= data[at] < 0xC0
+def _memory(reader: Agent) -> Memory:
+    if reader.memory is None:
+        raise ValueError(f"{reader.title} loads no MEMORY.md")
+    return reader.memory

@@ -30,7 +30,6 @@ TIMEOUT = 60.0  # seconds one call may take before its process is killed
 MAX_FINDINGS = 200  # findings one answer lists; the count says how many there were
 MAX_TEXT = 200_000  # characters of one answer's diff or page
 MAX_CHARS = 1_000_000  # characters of one whole answer
-AGENTS = ("claude-code", "wave")
 
 INSTRUCTIONS = (
     "mnemolint checks agent memory (MEMORY.md and its topic files, AGENTS.md/CLAUDE.md, rules dirs). "
@@ -73,22 +72,25 @@ def lint(project: Project, path: str = ".", preview: bool = False) -> dict:
 
 def preview(project: Project, directory: str, agent: str | None = None) -> dict:
     from mnemolint import api
+    from mnemolint.agents import memory_readers
 
-    if agent not in (None, *AGENTS):
-        raise ConfigError(f"agent must be one of {', '.join(AGENTS)}")
+    names = [reader.name for reader in memory_readers()]
+    if agent not in (None, *names):
+        raise ConfigError(f"agent must be one of {', '.join(names)}")
     facts = api.preview(project.path(directory), agent)
     return {**facts, "index": project.shown(facts["index"])}
 
 
 def explain_rules(project: Project, file: str, agent: str | None = None, show_all: bool = False) -> dict:
+    from mnemolint.agents import by_name
     from mnemolint.config import load_settings
-    from mnemolint.explain import explain
-    from mnemolint.readers import BY_NAME, READERS
+    from mnemolint.explain import EXPLAINED, explain
 
-    if agent not in (None, *AGENTS):
-        raise ConfigError(f"agent must be one of {', '.join(AGENTS)}")
+    names = [reader.name for reader in EXPLAINED]
+    if agent not in (None, *names):
+        raise ConfigError(f"agent must be one of {', '.join(names)}")
     target = project.path(file)
-    readers = (BY_NAME[agent],) if agent else READERS
+    readers = (by_name(agent),) if agent else EXPLAINED
     found = explain(target, project.root, load_settings(None, project.root), readers, show_all)
     return {"file": project.shown(target), "agents": [explanation.as_dict() for explanation in found]}
 

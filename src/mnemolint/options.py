@@ -11,6 +11,8 @@ age is judged against, by rules and commands alike (`clock.py`).
 
 from __future__ import annotations
 
+from mnemolint import agents
+
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -109,8 +111,12 @@ AGENTS = Option(
     "agents",
     STRINGS,
     [],
-    "the agents the project uses; empty: Wave where `.wave/` exists, Claude Code where `.claude/` or CLAUDE.md does",
-    choices=("wave", "claude-code"),
+    "the agents the project uses; empty: each agent whose traces the project holds ("
+    + "; ".join(
+        f"{agent.title} {', '.join(f'`{trace}`' for trace in agent.traces)}" for agent in agents.AGENTS if agent.traces
+    )
+    + ")",
+    choices=agents.names(),
 )
 USER_RULES = Option(
     "user-rules", BOOL, False, "also lint the user-level rules `~/.claude/rules` and `~/.wave/rules` (`--user-rules`)"

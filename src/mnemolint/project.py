@@ -14,34 +14,33 @@ from __future__ import annotations
 
 import os
 
-from mnemolint.errors import ConfigError
+from mnemolint.agents import CLAUDE_CODE, used_by
 from mnemolint.gitrun import git, repository
 from mnemolint.options import defaults
 from mnemolint.paths import DEFAULT_EXCLUDES, inside
-from mnemolint.readers import BY_NAME, CLAUDE, WAVE
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
-    from mnemolint.readers import Reader
+    from mnemolint.agents.base import Agent
 
 WORKTREES = (".wave", "worktrees")  # Wave's linked worktrees live in `.wave/worktrees/<name>/`
 
 
 class Project:
     """One project folder (`path`). `readers` are the agents that use it: the `agents` setting
-    when given, else Wave where `.wave/` exists and Claude Code where `.claude/` or `CLAUDE.md`
-    does."""
+    when given, else each agent whose traces stand there (`agents.used_by`: Wave where `.wave/`
+    exists, Claude Code where `.claude/` or `CLAUDE.md` does, …)."""
 
     __slots__ = ("path", "options", "readers", "_files", "_line_counts")
 
     def __init__(self, path: str, options: dict) -> None:
         self.path = path
         self.options = {**defaults(), **options}  # a caller may give only what it sets
-        self.readers = _readers(path, list(options.get("agents") or []))
+        self.readers = used_by(path, list(options.get("agents") or []))
         self._files: list[str] | None = None
         self._line_counts: dict[str, int | None] = {}
 
-    def uses(self, reader: Reader) -> bool:
+    def uses(self, reader: Agent) -> bool:
         return reader in self.readers
 
     def files(self) -> list[str]:
@@ -177,23 +176,9 @@ def checkout_relative(rel: str) -> str:
     return rel
 
 
-def _readers(path: str, agents: list[str]) -> tuple[Reader, ...]:
-    if agents:
-        unknown = [name for name in agents if name not in BY_NAME]
-        if unknown:  # the config loader checks the choices; a caller of the API may not have
-            raise ConfigError(f"`agents` names no agent {', '.join(unknown)} (wave, claude-code)")
-        return tuple(BY_NAME[name] for name in agents)
-    found = []
-    if os.path.isdir(os.path.join(path, WAVE.home)):
-        found.append(WAVE)
-    if os.path.isdir(os.path.join(path, CLAUDE.home)) or os.path.isfile(os.path.join(path, "CLAUDE.md")):
-        found.append(CLAUDE)
-    return tuple(found)
-
-
 def uses_claude_code(path: str, agents: list[str]) -> bool:
     """Whether the project at `path` is one Claude Code works in (the `agents` setting, else its files)."""
-    return CLAUDE in _readers(path, agents)
+    return CLAUDE_CODE in used_by(path, agents)
 
 
 def _git_files(path: str) -> list[str] | None:

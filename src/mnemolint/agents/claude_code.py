@@ -4,12 +4,14 @@ Each fact names the client version it was verified on and the oracle case that s
 real client run offline on a crafted tree, its first model requests captured (the cases of
 `tools/oracle/`, and the shared harness's `cl01…`/`cl02…`). Rules, `preview`, `manifest`, the
 hook and the API read these, none keeps a copy. Pure text and names in, facts out: nothing here
-runs git or a command; the only files read are the `.git` marker's kind and the user's own
-`~/.claude/settings.json`.
+runs git or a command; the only files read are the `.git` marker's kind, the user's own
+`~/.claude/settings.json` and `~/.claude.json`, and a project's `.claude/settings*.json` (never
+through a link to a sensitive place).
 
-Two sections: memory (`MEMORY.md`, frontmatter, auto memory), whose facts are `Fact`s carrying their
-case, and instruction files (`CLAUDE.md`, `AGENTS.md`, imports, size), whose constants `VERIFIED`
-maps to their cases.
+Two sections, memory (`MEMORY.md`, frontmatter, auto memory) and instruction files (`CLAUDE.md`,
+`AGENTS.md`, imports, size); each fact is a constant, and `VERIFIED` maps each to the oracle cases
+that show it on `VERSION` (none: read in the client's code of that version, no offline request
+shows it yet). `AGENT` is its profile (agents/base.py), `ClaudeSession` its instruction-file walk.
 """
 
 from __future__ import annotations
@@ -17,6 +19,23 @@ from __future__ import annotations
 import os
 import re
 
+from mnemolint.agents.base import (
+    CLIENT,
+    CONTEXT,
+    DROPS_FOLDER,
+    FILESYSTEM_ROOT,
+    ON_TOUCH,
+    SESSION,
+    SKIPS_WHOLE,
+    Agent,
+    Cut,
+    Imports,
+    Instructions,
+    Memory,
+    RulesDirs,
+    Session,
+    Verified,
+)
 from mnemolint.parse.textutil import js_lstrip_count, js_trim, utf16_len, utf16_prefix_index
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
@@ -24,22 +43,9 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
+    from mnemolint.agents.base import Probe
+
 VERSION = "2.1.332"
-
-
-class Fact:
-    """One thing the client does: its `value`, the client `verified_on`, the oracle `case` showing it
-    (None: read in the client's code of that version, no offline request shows it yet)."""
-
-    __slots__ = ("value", "verified_on", "case")
-
-    def __init__(self, value: Any, case: str | None, verified_on: str = VERSION) -> None:
-        self.value = value
-        self.case = case
-        self.verified_on = verified_on
-
-    def __repr__(self) -> str:
-        return f"<Fact {self.value!r} ({self.verified_on}, {self.case})>"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -49,51 +55,51 @@ class Fact:
 
 # `MEMORY.md`: the trimmed text (frontmatter and block-level HTML comments removed first) is cut
 # to its first 200 lines, then at the last newline at or before 25,000 UTF-16 units.
-INDEX_MAX_LINES = Fact(200, "cl01a_mem250")
-INDEX_MAX_CHARS = Fact(25_000, "cl01b_mem150_40kb")
+INDEX_MAX_LINES = 200
+INDEX_MAX_CHARS = 25_000
 # The warning quotes the first line the cut drops, trimmed, shortened to 80 UTF-16 units at a
 # word boundary with `…` (cl30a…cl30d); a cut inside line 1 says how much of it loaded (cl30c).
-QUOTE_MAX_CHARS = Fact(80, "cl30a_mem_quote_words")
-CUT_LINE_ONE = Fact("everything after the first {kept} characters of line 1 was cut off", "cl30c_mem_one_line")
-WARNING_ADVICE = Fact("Keep index entries to one line under ~200 chars; move detail into topic files.", "cl01a_mem250")
+QUOTE_MAX_CHARS = 80
+CUT_LINE_ONE = "everything after the first {kept} characters of line 1 was cut off"
+WARNING_ADVICE = "Keep index entries to one line under ~200 chars; move detail into topic files."
 # Frontmatter of MEMORY.md is removed before the count, as is that of every file it loads.
-STRIPS_INDEX_FRONTMATTER = Fact(True, "cl02a_mem_fm_comment")
+STRIPS_INDEX_FRONTMATTER = True
 
 # The memory scan (what the model is shown to choose memories from, and what the extraction step
 # is seeded with): each topic's first 30 lines, at most 64 KiB, read as frontmatter; `description`
 # as written, `type` only one of the four; newest first, at most 200.
 # (The request that shows them, the relevant-memory selection, is behind a server-side flag that
 # an offline run does not turn on: cl31a and cl31c record that no such request is sent.)
-SCAN_LINES = Fact(30, None)
-SCAN_BYTES = Fact(65_536, None)
-SCAN_MAX_ENTRIES = Fact(200, None)
+SCAN_LINES = 30
+SCAN_BYTES = 65_536
+SCAN_MAX_ENTRIES = 200
 
 # Frontmatter: read with Bun's YAML parser; when that fails, values holding a YAML indicator or
 # `: ` on top-level `key: value` lines are double-quoted, leading tabs become two spaces each, and
 # the block is read again. Still failing: no fields. A rule's `paths: **/*.ts` is read so (the rule
 # loads when a `.ts` file is read), an indented `  - **/*.ts` is not quoted, nor is a line ending
 # in CR: such a rule has no `paths` and loads at start (cl32a).
-RETRIES_FRONTMATTER = Fact(True, "cl32a_rule_paths_retry")
-RETRY_KEEPS_CR = Fact(True, "cl32a_rule_paths_retry")
+RETRIES_FRONTMATTER = True
+RETRY_KEEPS_CR = True
 # The block ends at the first `---` after the opening line, even inside a value (cl32c).
-BLOCK_ENDS_AT_ANY_DASHES = Fact(True, "cl32c_mem_fm_dashes")
+BLOCK_ENDS_AT_ANY_DASHES = True
 # Of duplicate keys the last one wins (Bun's parser); mnemolint's strict reading reports them.
-DUPLICATE_KEY_WINS = Fact("last", "cl32a_rule_paths_retry")
+DUPLICATE_KEY_WINS = "last"
 
 # Auto memory: `<config dir>/projects/<slug>/memory/`, the config dir `~/.claude` or
 # `CLAUDE_CONFIG_DIR`; the slug is the project key (the git root: the nearest folder at or above
 # the session's holding a `.git` directory or file, else the session folder) with every UTF-16
 # unit outside [A-Za-z0-9] replaced by `-`, and past 200 units cut to 200 and followed by `-` and
 # the key's 32-bit string hash in base 36.
-SLUG_MAX = Fact(200, "cl33b_slug_over_200")
-SLUG_KEY = Fact("git root, else the session folder", "cl33a_slug_git_root")
+SLUG_MAX = 200
+SLUG_KEY = "git root, else the session folder"
 # On unless `CLAUDE_CODE_DISABLE_AUTO_MEMORY` is true (`1`, `true`, `yes`, `on`) or the settings
 # say `autoMemoryEnabled: false`; a false value of the variable (`0`, `false`, …) forces it on.
-DISABLE_AUTO_MEMORY_ENV = Fact("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "cl34a_env_disables_auto_memory")
-AUTO_MEMORY_SETTING = Fact("autoMemoryEnabled", "cl34b_setting_disables_auto_memory")
-PROJECT_SETTING_COUNTS = Fact(True, "cl34d_project_setting_off")
-FALSE_ENV_FORCES_ON = Fact(True, "cl34c_env_false_forces_on")
-AUTO_MEMORY_DEFAULT = Fact(True, "cl01e_automem_default_on")
+DISABLE_AUTO_MEMORY_ENV = "CLAUDE_CODE_DISABLE_AUTO_MEMORY"
+AUTO_MEMORY_SETTING = "autoMemoryEnabled"
+PROJECT_SETTING_COUNTS = True
+FALSE_ENV_FORCES_ON = True
+AUTO_MEMORY_DEFAULT = True
 
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
@@ -104,7 +110,7 @@ def project_slug(key: str) -> str:
     units = key.encode("utf-16-le", "surrogatepass")
     codes = [int.from_bytes(units[at : at + 2], "little") for at in range(0, len(units), 2)]
     slug = "".join(chr(code) if chr(code).isascii() and chr(code).isalnum() else "-" for code in codes)
-    limit = SLUG_MAX.value
+    limit = SLUG_MAX
     if len(slug) <= limit:
         return slug
     value = 0
@@ -159,18 +165,18 @@ def auto_memory_off(session_dir: str, environ: Mapping[str, str] | None = None) 
         env.update(
             {key: value for key, value in values.items() if isinstance(value, str)} if isinstance(values, dict) else {}
         )
-    switch = env.get(DISABLE_AUTO_MEMORY_ENV.value, "").strip().lower()
+    switch = env.get(DISABLE_AUTO_MEMORY_ENV, "").strip().lower()
     if switch in _TRUE:
-        return f"`{DISABLE_AUTO_MEMORY_ENV.value}={env[DISABLE_AUTO_MEMORY_ENV.value]}` turns it off"
+        return f"`{DISABLE_AUTO_MEMORY_ENV}={env[DISABLE_AUTO_MEMORY_ENV]}` turns it off"
     if switch in _FALSE:
         return None  # forced on, whatever the settings say
     if env.get("CLAUDE_CODE_SIMPLE"):
         return "`CLAUDE_CODE_SIMPLE` turns it off"
     for where, settings in layers:
-        enabled = settings.get(AUTO_MEMORY_SETTING.value)
+        enabled = settings.get(AUTO_MEMORY_SETTING)
         if isinstance(enabled, bool):
-            return None if enabled else f"`{AUTO_MEMORY_SETTING.value}: false` in {where} turns it off"
-    return None if AUTO_MEMORY_DEFAULT.value else "it is off by default"
+            return None if enabled else f"`{AUTO_MEMORY_SETTING}: false` in {where} turns it off"
+    return None if AUTO_MEMORY_DEFAULT else "it is off by default"
 
 
 def _settings_layers(root: str, environ: Mapping[str, str] | None) -> list[tuple[str, dict]]:
@@ -205,48 +211,46 @@ def external_imports_approved(session_dir: str, environ: Mapping[str, str] | Non
 
 
 def _json(path: str, limit: int = 1 << 20) -> dict:
-    """A small settings file's object, {} when it is missing, not a regular file, too large or bad."""
+    """A small settings file's object, {} when it is missing, not a regular file, too large or bad,
+    or reached through a link to a sensitive place (a linked `.claude` folder too: `paths.dangerous_link`,
+    asked by every read). The file itself is opened without following a link or blocking."""
     import json
     import stat
 
+    from mnemolint.paths import dangerous_link
+
+    if dangerous_link(path):
+        return {}
     try:
-        info = os.stat(path, follow_symlinks=False)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
-            return {}
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        with open(fd, "rb", buffering=0) as handle:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+                return {}
+            data = json.loads(handle.read(limit + 1).decode("utf-8"))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
 
 
-def index_warning(
-    lines: int,
-    chars: int,
-    over_lines: bool,
-    over_chars: bool,
-    kept_lines: int | None,
-    kept_units: int,
-    next_line: str,
-    max_lines: int,
-    max_chars: int,
-) -> str:
-    """The note Claude Code appends to a cut `MEMORY.md`. `lines`/`chars` count the trimmed text,
-    `kept_lines` the whole lines kept (None when the cut falls inside line 1), `kept_units` the
-    UTF-16 units kept, `next_line` the line after the cut (quoted trimmed, when not blank)."""
-    if over_chars and not over_lines:
+def index_warning(cut: Cut) -> tuple[str, str]:
+    """The line Claude Code quotes when it cuts `MEMORY.md` (the line after the cut, trimmed,
+    blank or not; none for a cut inside line 1) and the note it appends."""
+    lines, chars, max_lines, max_chars = cut.lines, cut.chars, cut.max_lines, cut.max_chars
+    if cut.over_chars and not cut.over_lines:
         reason = f"{kilobytes(chars)} (limit: {kilobytes(max_chars)}) \u2014 index entries are too long"
-    elif over_lines and not over_chars:
+    elif cut.over_lines and not cut.over_chars:
         reason = f"{lines} lines (limit: {max_lines})"
     else:
         reason = f"{lines} lines and {kilobytes(chars)}"
-    if kept_lines is None:
-        cut = CUT_LINE_ONE.value.format(kept=kept_units)
+    quoted = "" if cut.in_line else js_trim(cut.dropped[1])
+    if cut.in_line:
+        what = CUT_LINE_ONE.format(kept=cut.kept_units)
     else:
-        quoted = js_trim(next_line)
-        shown = f' ("{shorten_at_word(quoted, QUOTE_MAX_CHARS.value)}")' if quoted else ""
-        cut = f"{lines - kept_lines} of {lines} lines were cut off, starting at line {kept_lines + 1}{shown}"
-    return f"> WARNING: MEMORY.md is {reason}. Only part of it was loaded: {cut}. {WARNING_ADVICE.value}"
+        kept = cut.loaded_lines
+        shown = f' ("{shorten_at_word(quoted, QUOTE_MAX_CHARS)}")' if quoted else ""
+        what = f"{lines - kept} of {lines} lines were cut off, starting at line {kept + 1}{shown}"
+    return quoted, f"> WARNING: MEMORY.md is {reason}. Only part of it was loaded: {what}. {WARNING_ADVICE}"
 
 
 def kilobytes(size: int) -> str:
@@ -338,10 +342,10 @@ def scan_head(text: str) -> str:
     kept: list[str] = []
     size = 0
     text = text[1:] if text.startswith("\ufeff") else text
-    for line in text.split("\n", SCAN_LINES.value)[: SCAN_LINES.value]:
+    for line in text.split("\n", SCAN_LINES)[:SCAN_LINES]:
         line = line[:-1] if line.endswith("\r") else line
         size += len(line.encode("utf-8", "surrogatepass")) + (1 if kept else 0)
-        if size > SCAN_BYTES.value:
+        if size > SCAN_BYTES:
             break
         kept.append(line)
     return "\n".join(kept)
@@ -490,9 +494,29 @@ def imports_text_file(path: str) -> bool:
     return not (dot and stem) or f".{extension}".lower() in TEXT_EXTENSIONS
 
 
-# Each instruction-file fact and the oracle cases that show it on `VERSION`
-# (tests/test_claude_code_profile.py checks that each names a constant above and each case exists).
+# Each fact and the oracle cases that show it on `VERSION` (tests/test_claude_instructions.py and
+# tests/test_claude_code_memory.py check that each names a constant above and each case exists).
 VERIFIED = {
+    "INDEX_MAX_LINES": ("cl01a_mem250",),
+    "INDEX_MAX_CHARS": ("cl01b_mem150_40kb",),
+    "QUOTE_MAX_CHARS": ("cl30a_mem_quote_words",),
+    "CUT_LINE_ONE": ("cl30c_mem_one_line",),
+    "WARNING_ADVICE": ("cl01a_mem250",),
+    "STRIPS_INDEX_FRONTMATTER": ("cl02a_mem_fm_comment",),
+    "SCAN_LINES": (),
+    "SCAN_BYTES": (),
+    "SCAN_MAX_ENTRIES": (),
+    "RETRIES_FRONTMATTER": ("cl32a_rule_paths_retry",),
+    "RETRY_KEEPS_CR": ("cl32a_rule_paths_retry",),
+    "BLOCK_ENDS_AT_ANY_DASHES": ("cl32c_mem_fm_dashes",),
+    "DUPLICATE_KEY_WINS": ("cl32a_rule_paths_retry",),
+    "SLUG_MAX": ("cl33b_slug_over_200",),
+    "SLUG_KEY": ("cl33a_slug_git_root",),
+    "DISABLE_AUTO_MEMORY_ENV": ("cl34a_env_disables_auto_memory",),
+    "AUTO_MEMORY_SETTING": ("cl34b_setting_disables_auto_memory",),
+    "PROJECT_SETTING_COUNTS": ("cl34d_project_setting_off",),
+    "FALSE_ENV_FORCES_ON": ("cl34c_env_false_forces_on",),
+    "AUTO_MEMORY_DEFAULT": ("cl01e_automem_default_on",),
     "PROJECT_NAMES": ("cl08_nested", "cl07c_agents_and_dot_claude_md"),
     "LOCAL_NAME": ("cl2c_local_claude_agents", "cl2n_nested_read_deep"),
     "FALLBACK_NAMES": (
@@ -533,3 +557,71 @@ VERIFIED = {
     "START_FILES_SENT_WHOLE": ("cl04_big_claude_md", "cl2q_nested_big"),
     "NESTED_CUT_AT_LIMIT": ("cl2q_nested_big",),
 }
+
+
+class ClaudeSession(Session):
+    """What Claude Code loads as instructions for a session started in `folder`: the files of
+    each folder from the file system's root (left out) down to `folder` at the start (`start`),
+    and of each folder below it when the agent reads a file there (`nested`); `AGENTS.md` files
+    in place of the `CLAUDE.md` ones when none of those loads (`falls_back`)."""
+
+    def __init__(self, agent: Agent, folder: str, probe: Probe) -> None:
+        super().__init__(agent, folder, probe)
+        self.falls_back = not any(
+            probe.loads(os.path.join(place, *name.split("/"))) for place in self.chain() for name in BLOCKS_FALLBACK
+        )
+
+    def files_of(self, place: str, nested: bool = False) -> list[str]:
+        """The instruction files Claude Code loads from folder `place`, in its order, its rules
+        dir left out (it loads between `.claude/CLAUDE.md` and `CLAUDE.local.md`)."""
+        found = [path for name in (*PROJECT_NAMES, LOCAL_NAME) if self.probe.loads(path := _at(place, name))]
+        if self.falls_back and not (nested and found):
+            found += [path for name in FALLBACK_NAMES if self.probe.loads(path := _at(place, name))]
+        return found
+
+
+def _at(place: str, name: str) -> str:
+    return os.path.join(place, *name.split("/"))
+
+
+AGENT = Agent(
+    "claude-code",
+    "Claude Code",
+    ".claude",
+    verified=Verified(CLIENT, VERSION, "@anthropic-ai/claude-code (npm)", "2026-12-01"),
+    facts=VERIFIED,
+    traces=(".claude/", "CLAUDE.md"),
+    instructions=Instructions(
+        (*PROJECT_NAMES, LOCAL_NAME),
+        fallback=FALLBACK_NAMES,
+        walk=FILESYSTEM_ROOT,
+        below=ON_TOUCH,
+        max_bytes=MAX_BYTES,
+        cut=SKIPS_WHOLE,
+        strips=("frontmatter", "HTML comment blocks"),
+        imports=Imports("@path", IMPORT_DEPTH, SESSION, imports_text_file, external_imports_approved),
+        session=ClaudeSession,
+    ),
+    rules=RulesDirs((".claude/rules",), "gitignore", DROPS_FOLDER, entered=True, replaces=False),
+    memory=Memory(
+        "MEMORY.md",
+        INDEX_MAX_LINES,
+        INDEX_MAX_CHARS,
+        index_warning,
+        scan_fields,
+        strips=("frontmatter", "block-level HTML comments"),
+    ),
+    writes="`~/.claude/projects/<project>/memory/`",
+    auto_memory=lambda folder: (auto_memory_dir(folder), auto_memory_off(folder)),
+    hook_reply=CONTEXT,
+    frontmatter="yaml",
+    fields=lambda text, max_depth: frontmatter_fields(text, max_depth)[:2],
+    reads_metadata_block=True,
+)
+# Its agent memory (`.claude/agent-memory/<agent>/MEMORY.md`) is cut raw, frontmatter and comments
+# counted (memdir.ts:283-312): the same agent, another loader, the same warning.
+AGENT_MEMORY = AGENT.variant(
+    "agent memory",
+    Memory("MEMORY.md", INDEX_MAX_LINES, INDEX_MAX_CHARS, index_warning, scan_fields),
+    "`.claude/agent-memory/<agent>/`",
+)

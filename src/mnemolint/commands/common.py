@@ -140,9 +140,9 @@ def memory_dir_settings(args: argparse.Namespace, given: str) -> tuple[str, Sett
         raise ConfigError(f"{given} is a symlink: give the memory dir it points to")
     settings = settings_from_args(args, directory)
     if not is_memory_dir(directory, settings):
+        from mnemolint.agents import AGENT_HOMES
         from mnemolint.kinds.memory import INDEX_NAME
         from mnemolint.parse.textutil import visible
-        from mnemolint.readers import AGENT_HOMES
 
         homes = " or ".join(f"`{home}/projects/*/memory`" for home in sorted(AGENT_HOMES))
         raise ConfigError(

@@ -1,4 +1,4 @@
-"""`mnemolint explain-rules FILE [--agent wave|claude-code] [--all]`: what each agent injects when
+"""`mnemolint explain-rules FILE [--agent NAME] [--all]`: what each agent injects when
 it reads FILE — project memory, always-on and matching rules, nested instruction files — and
 why, with the rules replaced by a later one and those a dangling link keeps from loading."""
 
@@ -8,6 +8,7 @@ import json
 import os
 import sys
 
+from mnemolint.agents import names
 from mnemolint.commands import EXIT_CLEAN
 from mnemolint.commands.common import add_config_argument, add_user_rules_argument
 from mnemolint.errors import ConfigError
@@ -24,7 +25,7 @@ HELP = "show which rules and instruction files an agent injects when it reads FI
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="the file the agent reads (it need not exist)")
-    parser.add_argument("--agent", choices=("wave", "claude-code"), help="only this agent (default: both)")
+    parser.add_argument("--agent", choices=names(), help="only this agent (default: wave and claude-code)")
     parser.add_argument("--all", action="store_true", help="also list the conditional rules that do not apply, and why")
     parser.add_argument(
         "--root", metavar="DIR", help="the folder the agent works in (default: the current one when it holds FILE)"
@@ -35,9 +36,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from mnemolint.agents import by_name
     from mnemolint.commands.common import settings_from_args, working_directory
-    from mnemolint.explain import explain, project_root
-    from mnemolint.readers import BY_NAME, READERS
+    from mnemolint.explain import EXPLAINED, explain, project_root
     from mnemolint.redact import redacted
 
     working_directory()
@@ -45,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     if not os.path.isdir(root):
         raise ConfigError(f"not a directory: {args.root}")
     settings = settings_from_args(args, root)
-    readers = (BY_NAME[args.agent],) if args.agent else READERS
+    readers = (by_name(args.agent),) if args.agent else EXPLAINED
     found = explain(args.file, root, settings, readers, args.all)
     shown = os.path.relpath(os.path.abspath(args.file), root).replace(os.sep, "/")
     if args.output_format == "json":

@@ -79,9 +79,9 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_CLEAN
     if not text:
         return EXIT_CLEAN
-    from mnemolint.load import agent_for
+    from mnemolint.agents import WAVE, memory_reader
 
-    if (args.agent or agent_for(path)) == "wave":
+    if (args.agent or memory_reader(path).name) == WAVE.name:
         sys.stderr.write(text + "\n")
         return EXIT_WAVE_FEEDBACK
     import json

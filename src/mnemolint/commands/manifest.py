@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     import datetime
 
     from mnemolint.kinds.memory import MemoryDir
-    from mnemolint.parse.document import Document
 
 NAME = "manifest"
 HELP = "print the memory manifest the agents seed their extraction step with"
@@ -73,16 +72,17 @@ class Entry:
 def entries(memdir: MemoryDir, options: dict) -> list[Entry]:
     """The manifest of `memdir` as the agent reading it scans it, newest first, at most
     `MAX_ENTRIES`: `type` only when it is one of the four (matched as written), `description`
-    only when it is a non-empty string. Wave (W-IDX memoryIndex.ts:38-85) takes every `.md` file
-    but `MEMORY.md`, READMEs too, read with its own frontmatter reader; Claude Code reads the
-    frontmatter within the topics' first 30 lines (`agents/claude_code.scan_fields`)."""
+    only when it is a non-empty string, each file's fields as the reader's memory scan takes them
+    (its profile's `Memory.scan`: Wave's line reader over the file, Claude Code's frontmatter within
+    a topic's first 30 lines). Wave lists every `.md` file but `MEMORY.md`, READMEs too
+    (`Memory.scans_every_md`)."""
     from mnemolint.kinds.memory import INDEX_NAME, TYPES
     from mnemolint.parse.document import Document
-    from mnemolint.readers import WAVE
 
-    wave = memdir.reader is WAVE
+    memory = memdir.reader.memory
+    assert memory is not None, memdir.reader
     files = [(topic.rel, topic) for topic in memdir.topics]
-    if wave:  # the files no memory kind claims (README.md, AGENTS.md, …) are in Wave's scan too
+    if memory.scans_every_md:  # the files no memory kind claims (README.md, AGENTS.md, …) are in its scan too
         for path in memdir.others:
             rel = os.path.relpath(path, memdir.path).replace(os.sep, "/")
             if rel.endswith(".md") and os.path.basename(path) != INDEX_NAME:
@@ -93,7 +93,7 @@ def entries(memdir: MemoryDir, options: dict) -> list[Entry]:
             mtime_ms = os.stat(document.path, follow_symlinks=False).st_mtime_ns / 1_000_000
         except OSError:
             continue  # gone since discovery: the agent's scan would not list it either
-        data = _fields(document, wave)
+        data = memory.scan(document.text, document.options["yaml-max-depth"]) if document.text is not None else {}
         kind, description = data.get("type"), data.get("description")
         found.append(
             Entry(
@@ -105,20 +105,6 @@ def entries(memdir: MemoryDir, options: dict) -> list[Entry]:
         )
     found.sort(key=lambda entry: (-entry.mtime_ms, entry.rel))
     return found[:MAX_ENTRIES]
-
-
-def _fields(document: Document, wave: bool) -> dict:
-    """The frontmatter fields the agent takes from `document` (none when it cannot read them):
-    Wave's line reader, or Claude Code's memory scan (the topic's head, its second try at YAML)."""
-    if document.text is None:
-        return {}
-    if wave:
-        from mnemolint.parse.wave_frontmatter import read
-
-        return read(document.text) or {}
-    from mnemolint.agents.claude_code import scan_fields
-
-    return scan_fields(document.text, document.options["yaml-max-depth"])
 
 
 def age_days(mtime_ms: float, now: datetime.datetime) -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import sys
 
+from mnemolint.agents import names
 from mnemolint.commands import EXIT_CLEAN
 from mnemolint.commands.common import add_codex_argument, add_config_argument
 
@@ -20,9 +21,9 @@ TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on ev
 if TYPE_CHECKING:
     import argparse
 
+    from mnemolint.agents.base import Agent
     from mnemolint.kinds.memory import MemoryDir
     from mnemolint.parse.document import Document
-    from mnemolint.readers import Reader
 
 NAME = "preview"
 HELP = "show what an agent loads from a memory dir's MEMORY.md and what it drops"
@@ -32,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("directory", metavar="DIR", help="the memory dir (with --agent codex: a session's folder)")
     parser.add_argument(
         "--agent",
-        choices=("wave", "claude-code", "codex"),
+        choices=names(),
         help="default: wave for a dir under .wave/, else claude-code; codex shows the AGENTS.md chain of DIR",
     )
     parser.add_argument("--output-format", choices=("text", "json"), default="text", help="default: text")
@@ -45,7 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_codex_argument(parser)
 
 
-def preview(memdir: MemoryDir, reader: Reader, options: dict) -> dict:
+def preview(memdir: MemoryDir, reader: Agent, options: dict) -> dict:
     """The facts of what `reader` loads from the index of `memdir`, as data (`--output-format json`,
     and `mnemolint.api.preview`). Text quoted from the files is redacted."""
     from mnemolint.load import load
@@ -117,8 +118,8 @@ def _dropped(memdir: MemoryDir, kept: str, remainder: str) -> tuple[list[dict], 
 def codex_preview(directory: str, options: dict) -> dict:
     """What Codex loads for a session in `directory`: each file of its `AGENTS.md` chain with the
     bytes it reads, and the text it loads (redacted), as data (load.codex_load)."""
+    from mnemolint.agents.codex import load as codex_load
     from mnemolint.kinds.instructions import codex_chain
-    from mnemolint.load import codex_load
     from mnemolint.redact import redact
 
     found = codex_chain(directory, {}, options)
@@ -184,16 +185,15 @@ def describe_codex(facts: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from mnemolint.agents import by_name, memory_reader
     from mnemolint.commands.common import find_memory_dir, memory_dir_settings
-    from mnemolint.load import agent_for
-    from mnemolint.readers import BY_NAME
 
     if args.agent == "codex":
         return _run_codex(args)
     if args.auto_memory:
         args.directory, args.agent = _auto_memory_of(args.directory), "claude-code"
     directory, settings = memory_dir_settings(args, args.directory)
-    reader = BY_NAME[args.agent or agent_for(directory)]
+    reader = by_name(args.agent) if args.agent else memory_reader(directory)
     facts = preview(find_memory_dir(directory, settings), reader, settings.options)
     if args.output_format == "json":
         import json
@@ -263,7 +263,7 @@ def _unread(memdir: MemoryDir) -> str | None:
     return None if stat.S_ISREG(mode) else "is not a regular file"
 
 
-def describe(facts: dict, reader: Reader) -> str:
+def describe(facts: dict, reader: Agent) -> str:
     """`facts` as the text `preview` prints."""
     from mnemolint.agents.claude_code import kilobytes
     from mnemolint.parse.textutil import plural, visible

@@ -16,6 +16,7 @@ import errno
 import os
 import stat
 
+from mnemolint.agents import AGENT_HOMES
 from mnemolint.config import Settings, glob_flags
 from mnemolint.discover.tree import LinkRecord, Tree
 from mnemolint.errors import ConfigError
@@ -23,7 +24,6 @@ from mnemolint.kinds.base import Container, ContainerType
 from mnemolint.kinds.registry import CONTAINERS, kind_of
 from mnemolint.parse.document import Document
 from mnemolint.paths import DEFAULT_EXCLUDES, inside, link_hazard, repository, upwards
-from mnemolint.readers import AGENT_HOMES
 
 _MARKERS = {container.marker: container for container in CONTAINERS if container.marker}
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 import os
 import re
 
+from mnemolint.agents.base import Agent
 from mnemolint.kinds.base import Container, ContainerType, Kind
 from mnemolint.patterns import Lazy
-from mnemolint.readers import Reader
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ SESSION_FILE = Lazy(r"session_memory_([0-9]{8})-([0-9]{2})([0-9]{2})\.jsonl")
 
 # The skill is run by whichever agent loads it (Trae, VS Code, Claude Code…): it reads the files
 # as plain Markdown and JSON lines, with no frontmatter.
-SKILL = Reader("ai-memory", "the .ai-memory skill", DIR_NAME, reads_metadata_block=False)
+SKILL = Agent("ai-memory", "the .ai-memory skill", DIR_NAME, verified=None, selectable=False, frontmatter="none")
 
 
 def folder_date(name: str) -> _dt.date | None:

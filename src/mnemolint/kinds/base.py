@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, TypeVar
 
-    from mnemolint.readers import Reader
+    from mnemolint.agents.base import Agent
 
     T = TypeVar("T")
 
@@ -166,7 +166,7 @@ class Kind:
         unread_frontmatter: str = "",
         fields: str = "",
         keys: tuple[str, ...] = (),
-        reader: Callable[[Document], Reader],
+        reader: Callable[[Document], Agent],
         companions: Callable[[str], list[str]] = lambda path: [],
         instructions: bool = False,
     ) -> None:

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import os
 
+from mnemolint.agents import CLAUDE_CODE
 from mnemolint.kinds.base import Kind
 from mnemolint.parse.document import Document
-from mnemolint.readers import CLAUDE
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -202,5 +202,5 @@ GITIGNORE = Kind(
     frontmatter=False,
     frontmatter_fields=False,
     suppressions=False,
-    reader=lambda document: CLAUDE,  # no agent loads it: git does, and no reader-specific rule reads it
+    reader=lambda document: CLAUDE_CODE,  # no agent loads it: git does, and no reader-specific rule reads it
 )

@@ -1,13 +1,12 @@
-"""Instruction files: `AGENTS.md`, `CLAUDE.md`, `CLAUDE.local.md` and `.claude/CLAUDE.md`, in
-every folder of the project.
+"""Instruction files: every file an agent reads as instructions (`AGENTS.md`, `CLAUDE.md`,
+`CLAUDE.local.md`, `.claude/CLAUDE.md`, `AGENTS.override.md`, …: the names in the agents' profiles),
+in every folder of the project.
 
-They live in no container: each is recognised by its name, wherever it is. Wave reads
-`AGENTS.md`, falling back to `CLAUDE.md` only when there is none (nested folders the same way);
-Claude Code reads `CLAUDE.md`, `.claude/CLAUDE.md` and `CLAUDE.local.md` of every folder from the
-file system's root down to the session folder, and `AGENTS.md` and `.claude/AGENTS.md` only where
-none of those loads (`ClaudeSession`, from the facts in agents/claude_code.py); Codex reads
-`AGENTS.md`, or `AGENTS.override.md` where there is one, in each folder from the git root down
-(`codex_chain`).
+They live in no container: each is recognised by its name, wherever it is, and is written for the
+agent the registry names for it (`agents.reader_of`). Which of them a session loads, and in which
+order, is each agent's `Session` (agents/base.py; Claude Code's `ClaudeSession`), walked here over
+the files: `session` gives it a `Probe` that reads through `Document`, never through a dangerous
+link; `codex_chain` and `claude_loads` are what the CDX and CLD rules ask of it.
 """
 
 from __future__ import annotations
@@ -15,29 +14,33 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from mnemolint.agents import claude_code
+from mnemolint.agents import CLAUDE_CODE, CODEX, instruction_names, reader_of
+from mnemolint.agents.base import SKIPS_WHOLE, Agent
+from mnemolint.agents.claude_code import BLOCKS_FALLBACK, FALLBACK_NAMES
 from mnemolint.kinds.base import Kind
 from mnemolint.parse.document import Document
-from mnemolint.paths import inside, sensitive_place, upwards
-from mnemolint.readers import CLAUDE, CODEX, WAVE, Reader
+from mnemolint.paths import inside, sensitive_place
+
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
+if TYPE_CHECKING:
+    from mnemolint.agents.base import Session
 
 AGENTS_MD = "AGENTS.md"
 AGENTS_OVERRIDE_MD = "AGENTS.override.md"  # Codex's local override: it wins over `AGENTS.md`
 CLAUDE_MD = "CLAUDE.md"
 CLAUDE_LOCAL_MD = "CLAUDE.local.md"
-NAMES = (AGENTS_MD, AGENTS_OVERRIDE_MD, CLAUDE_MD, CLAUDE_LOCAL_MD)
-CODEX_NAMES = (AGENTS_OVERRIDE_MD, AGENTS_MD)  # the first one present in a folder is read
+NAMES = instruction_names()  # every agent's
 
 
-DOT_CLAUDE_MD = f"{CLAUDE.home}/{CLAUDE_MD}"  # read by Claude Code as the folder's own CLAUDE.md
+DOT_CLAUDE_MD = f"{CLAUDE_CODE.home}/{CLAUDE_MD}"  # read by Claude Code as the folder's own CLAUDE.md
 
 
 def placed(path: str) -> tuple[str, str]:
     """The folder an instruction file speaks for, and its name there: `.claude/CLAUDE.md` speaks for
     the folder above `.claude` (claudemd.ts:878-933), as `DOT_CLAUDE_MD`."""
     folder, name = os.path.split(path)
-    if os.path.basename(folder) == CLAUDE.home:
-        return os.path.dirname(folder), f"{CLAUDE.home}/{name}"
+    if os.path.basename(folder) == CLAUDE_CODE.home:
+        return os.path.dirname(folder), f"{CLAUDE_CODE.home}/{name}"
     return folder, name
 
 
@@ -48,10 +51,8 @@ def _companions(path: str) -> list[str]:
     return [other for other in paths if other != path and os.path.isfile(other)]
 
 
-def _reader(document: Document) -> Reader:
-    if document.path.endswith(AGENTS_OVERRIDE_MD):
-        return CODEX
-    return WAVE if document.path.endswith(AGENTS_MD) else CLAUDE
+def _reader(document: Document) -> Agent:
+    return reader_of(os.path.basename(document.path))
 
 
 INSTRUCTION_FILE = Kind(
@@ -67,108 +68,80 @@ INSTRUCTION_FILE = Kind(
 )
 
 
-def codex_chain(folder: str, known: dict[str, Document], options: dict) -> list[Document]:
-    """The files Codex reads for a session in `folder`, root first (project_doc.rs
-    `discover_project_doc_paths`, openai/codex@0bd53e4): one per folder from the nearest folder
-    holding `.git` (a directory or a file) down to `folder`, `AGENTS.override.md` before
-    `AGENTS.md`; only `folder` itself outside a git repository. `known` are the documents the
-    walk found; a file above the linted root is read here."""
-    chain: list[str] = []
-    root = None
-    for directory in upwards(folder):
-        chain.append(directory)
-        if os.path.lexists(os.path.join(directory, ".git")):
-            root = directory
-            break
-    chain = list(reversed(chain)) if root is not None else [folder]
-    found = []
-    for directory in chain:
-        for name in CODEX_NAMES:
-            path = os.path.join(directory, name)
-            if path in known or os.path.isfile(path) or os.path.islink(path):
-                found.append(known.get(path) or Document(path, INSTRUCTION_FILE, options))
-                break
-    return found
+class _Probe:
+    """What a session walk asks of the files (agents/base.Probe), each file read once through
+    `Document` (a `known` one, found by the walk, not again): a link to a credential or system
+    file is never read, and counts as no file. `exists` counts a link, so that a file mnemolint
+    does not read through is still shown where the agent would take it."""
 
+    __slots__ = ("agent", "known", "options", "_loads")
 
-class ClaudeSession:
-    """What Claude Code loads as instructions for a session started in `folder`: the files of
-    each folder from the file system's root (left out) down to `folder` at the start (`start`),
-    and of each folder below it when the agent reads a file there (`nested`); `AGENTS.md` files
-    in place of the `CLAUDE.md` ones when none of those loads (`falls_back`). `known` are the
-    documents a walk found (read here otherwise: a file above the linted root)."""
-
-    __slots__ = ("folder", "known", "options", "falls_back", "_loads")
-
-    def __init__(self, folder: str, known: dict[str, Document], options: dict) -> None:
-        self.folder = folder
+    def __init__(self, agent: Agent, known: dict[str, Document], options: dict) -> None:
+        self.agent = agent
         self.known = known
         self.options = options
         self._loads: dict[str, bool] = {}
-        above = list(reversed(list(upwards(folder))))[1:]  # the file system's root is left out
-        self.falls_back = not any(
-            self.loads(os.path.join(place, *name.split("/"))) for place in above for name in claude_code.BLOCKS_FALLBACK
-        )
+
+    def exists(self, path: str) -> bool:
+        return path in self.known or os.path.isfile(path) or os.path.islink(path)
+
+    def document(self, path: str) -> Document:
+        return self.known.get(path) or Document(path, INSTRUCTION_FILE, self.options)
 
     def loads(self, path: str) -> bool:
-        """Whether Claude Code loads the file at `path` when it comes to it: a file with text, of at
-        most `MAX_BYTES` (an empty one, or a larger one, loads nothing, without a word)."""
         if path not in self._loads:
-            document = self.known.get(path)
-            if document is None and os.path.islink(path) and sensitive_place(os.path.realpath(path)):
+            if path not in self.known and os.path.islink(path) and sensitive_place(os.path.realpath(path)):
                 self._loads[path] = False  # a link to a credential or system file is never read
             else:
-                self._loads[path] = _has_text(document or Document(path, INSTRUCTION_FILE, self.options))
+                self._loads[path] = self._has_text(self.document(path))
         return self._loads[path]
 
-    def files_of(self, place: str, nested: bool = False) -> list[str]:
-        """The instruction files Claude Code loads from folder `place`, in its order, its rules
-        dir left out (it loads between `.claude/CLAUDE.md` and `CLAUDE.local.md`)."""
-        names = [*claude_code.PROJECT_NAMES, claude_code.LOCAL_NAME]
-        found = [path for name in names if self.loads(path := os.path.join(place, *name.split("/")))]
-        if self.falls_back and not (nested and found):
-            found += [
-                path for name in claude_code.FALLBACK_NAMES if self.loads(path := os.path.join(place, *name.split("/")))
-            ]
-        return found
-
-    def start(self) -> list[str]:
-        """The files loaded at the start, outermost folder first."""
-        above = list(reversed(list(upwards(self.folder))))[1:]
-        return [path for place in above for path in self.files_of(place)]
-
-    def nested(self, target: str) -> list[str]:
-        """The files loaded when the agent reads `target`: those of each folder strictly below the
-        session folder down to `target`'s own, outermost first; none for a file outside it."""
-        folder = os.path.dirname(os.path.abspath(target))
-        if folder == self.folder or not inside(folder, self.folder):
-            return []
-        parts = os.path.relpath(folder, self.folder).split(os.sep)
-        places = [os.path.join(self.folder, *parts[: count + 1]) for count in range(len(parts))]
-        return [path for place in places for path in self.files_of(place, nested=True)]
+    def _has_text(self, document: Document) -> bool:
+        """It has text, and is within the agent's cap when the agent skips a larger file whole (one
+        over `max-file-bytes` but within that cap is taken to have text: it is not read here)."""
+        instructions = self.agent.instructions
+        if document.too_large:
+            cap = instructions.max_bytes if instructions is not None and instructions.cut == SKIPS_WHOLE else None
+            return cap is None or document.size <= cap
+        return bool(document.text and document.text.strip())
 
 
-def _has_text(document: Document) -> bool:
-    """Whether a file Claude Code comes to loads: it has text and is at most `MAX_BYTES` (one
-    over `max-file-bytes` but within it is taken to have text: it is not read here)."""
-    if document.too_large:
-        return document.size <= claude_code.MAX_BYTES
-    return bool(document.text and document.text.strip())
+def session(agent: Agent, folder: str, known: dict[str, Document], options: dict) -> Session:
+    """`agent`'s instruction-file walk for a session in `folder` (agents/base.Session), over the
+    files: `known` are the documents a walk found; any other is read here (a file above the
+    linted root)."""
+    return agent.session(folder, _Probe(agent, known, options))
+
+
+def documents(found: Session, paths: list[str]) -> list[Document]:
+    """The documents of the files a session walk named (read once, through its probe)."""
+    probe = found.probe
+    assert isinstance(probe, _Probe)
+    return [probe.document(path) for path in paths]
+
+
+def codex_chain(folder: str, known: dict[str, Document], options: dict) -> list[Document]:
+    """The files Codex reads for a session in `folder`, root first (agents/codex.py): one per
+    folder from the nearest folder holding `.git` down to `folder`."""
+    walk = session(CODEX, folder, known, options)
+    return documents(walk, walk.start())
 
 
 def claude_loads(folder: str, known: dict[str, Document], options: dict) -> Callable[[Document], bool]:
     """For a session in `folder`: whether Claude Code loads an `AGENTS.md` document (at the start
     or on a touch below `folder`), which it does only where it falls back to them."""
-    session = ClaudeSession(folder, known, options)
+    walk = session(CLAUDE_CODE, folder, known, options)
+    falls_back = getattr(walk, "falls_back", False)
+    probe = walk.probe
 
     def loads(document: Document) -> bool:
         place, name = placed(document.path)
-        if not session.falls_back or name not in claude_code.FALLBACK_NAMES or not session.loads(document.path):
+        if not falls_back or name not in FALLBACK_NAMES or not probe.loads(document.path):
             return False
         if not inside(place, folder):
             return True
         return place == folder or not any(
-            session.loads(os.path.join(place, *other.split("/"))) for other in claude_code.BLOCKS_FALLBACK
+            probe.loads(os.path.join(place, *other.split("/"))) for other in BLOCKS_FALLBACK
         )
 
     return loads

@@ -11,12 +11,13 @@ import os
 import posixpath
 import re
 
+from mnemolint.agents import AGENT_HOMES, CLAUDE_AGENT_MEMORY, CLAUDE_CODE, WAVE, memory_reader
+from mnemolint.agents.base import Agent
 from mnemolint.kinds.base import Container, ContainerType, Kind
 from mnemolint.parse.document import RELATIONS, Document
 from mnemolint.parse.index_lines import BLANK, HEADING, IndexLine, LoadCut, classify, load_cut
 from mnemolint.parse.textutil import undecodable
 from mnemolint.patterns import Lazy
-from mnemolint.readers import AGENT_HOMES, CLAUDE, CLAUDE_AGENT_MEMORY, WAVE, Reader
 
 INDEX_NAME = "MEMORY.md"
 NOT_TOPICS = ("README.md", "AGENTS.md", "CLAUDE.md")  # instruction files beside the topics
@@ -71,7 +72,7 @@ class MemoryDir(Container):
         super().__init__(path, MEMORY_DIR)
         self.index: Document | None = None
         self.topics: list[Document] = []
-        self.reader: Reader = WAVE if f"{os.sep}{WAVE.home}{os.sep}" in path + os.sep else CLAUDE
+        self.reader: Agent = memory_reader(path)
         self._lines: list[IndexLine] | None = None
         self._topic_by_rel: dict[str, Document] | None = None
         self._resolved: dict[tuple[str, str], Resolved | None] = {}  # every index rule asks for the same targets
@@ -80,7 +81,7 @@ class MemoryDir(Container):
         self._secondary: dict[str, list[IndexLine] | None] = {}
 
     @property
-    def readers(self) -> tuple[Reader, ...]:
+    def readers(self) -> tuple[Agent, ...]:
         """The agents whose loader counts this index (load.py): the one whose layout it is
         (`.claude/projects/*/memory` Claude Code's, `.claude/agent-memory/*` Claude Code's agent
         memory, counted raw, any dir under `.wave/` Wave's), else both, for a dir whose reader is not
@@ -88,9 +89,9 @@ class MemoryDir(Container):
         if self.reader is WAVE:
             return (WAVE,)
         parts = self.path.rstrip(os.sep).split(os.sep)
-        if len(parts) >= 3 and parts[-2] == "agent-memory" and parts[-3] == CLAUDE.home:
+        if len(parts) >= 3 and parts[-2] == "agent-memory" and parts[-3] == CLAUDE_CODE.home:
             return (CLAUDE_AGENT_MEMORY,)
-        return (CLAUDE,) if _located(self.path) else (WAVE, CLAUDE)
+        return (CLAUDE_CODE,) if _located(self.path) else (WAVE, CLAUDE_CODE)
 
     @property
     def index_path(self) -> str:
@@ -321,9 +322,9 @@ def _is_topic(rel: str) -> bool:
     return rel.endswith(".md") and rel != INDEX_NAME and rel.rpartition("/")[2] not in NOT_TOPICS
 
 
-def _reader(document: Document) -> Reader:
+def _reader(document: Document) -> Agent:
     container = document.container
-    return container.reader if isinstance(container, MemoryDir) else CLAUDE
+    return container.reader if isinstance(container, MemoryDir) else CLAUDE_CODE
 
 
 MEMORY_DIR = ContainerType(

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import os
 
+from mnemolint.agents import AGENTS, CLAUDE_CODE, WAVE
+from mnemolint.agents.base import DROPS_FOLDER, Agent
 from mnemolint.kinds.base import Container, ContainerType, Kind
 from mnemolint.parse.document import Document
 from mnemolint.paths import inside
-from mnemolint.readers import CLAUDE, WAVE, Reader
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -27,10 +28,13 @@ if TYPE_CHECKING:
     from mnemolint.project import Project
 
 RULES = "rules"
-HOMES = {WAVE.home: WAVE, CLAUDE.home: CLAUDE}
-# Wave's load order (MemoryRuleManager.ts:42-58): user before project, `.claude` before `.wave`;
-# a later rule with the same id replaces the earlier one.
-LOAD_ORDER = ((True, CLAUDE.home), (True, WAVE.home), (False, CLAUDE.home), (False, WAVE.home))
+# The agents whose home holds a rules dir of their own (`.wave`, `.claude`), by that home.
+HOMES = {
+    agent.home: agent for agent in AGENTS if agent.rules is not None and f"{agent.home}/{RULES}" in agent.rules.folders
+}
+# Wave's load order (its profile): user before project, each in its folders' order; a later rule
+# with the same id replaces the earlier one.
+LOAD_ORDER = tuple((user, folder.partition("/")[0]) for user in (True, False) for folder in WAVE.rules.folders)  # type: ignore[union-attr]
 
 
 class Reading:
@@ -39,7 +43,7 @@ class Reading:
 
     __slots__ = ("reader", "value", "globs", "unconditional")
 
-    def __init__(self, reader: Reader, value: object, globs: list[Glob], unconditional: bool) -> None:
+    def __init__(self, reader: Agent, value: object, globs: list[Glob], unconditional: bool) -> None:
         self.reader = reader
         self.value = value
         self.globs = globs
@@ -80,7 +84,7 @@ class RulesDir(Container):
             link.path for link in tree.links if link.problem == "dangling" and inside(link.path, self.path)
         ]
 
-    def unloaded(self, reader: Reader) -> dict[str, str]:
+    def unloaded(self, reader: Agent) -> dict[str, str]:
         """Each rule of this dir that `reader` never loads because of a dangling link, by path,
         with the link's name."""
         lost: dict[str, str] = {}
@@ -114,25 +118,28 @@ class RulesDir(Container):
         return [(document, winners[document.rel]) for document in self.rules if document.rel in winners]
 
     @property
-    def readers(self) -> tuple[Reader, ...]:
+    def readers(self) -> tuple[Agent, ...]:
         """The agents that load this dir: Wave reads `.wave/rules`, and `.claude/rules` of a
         project that uses Wave; Claude Code reads `.claude/rules` (never `.wave/rules`) of a
         project that uses it. A user-level dir goes by the project being linted; an `agents`
         setting that leaves an agent out leaves its dirs unread."""
-        uses = self.project.readers if self.project is not None else (CLAUDE,)
+        uses = self.project.readers if self.project is not None else (CLAUDE_CODE,)
         return tuple(reader for reader in self.readable_by if reader in uses)
 
     @property
-    def readable_by(self) -> tuple[Reader, ...]:
-        """The agents whose loader scans a dir like this one, used or not: Wave `.wave/rules`,
-        both `.claude/rules`."""
-        return (WAVE,) if self.home == WAVE.home else (CLAUDE, WAVE)
+    def readable_by(self) -> tuple[Agent, ...]:
+        """The agents whose loader scans a dir like this one, used or not (each profile's
+        `rules.folders`): the agent whose home holds it first (Wave `.wave/rules`; Claude Code, then
+        Wave, `.claude/rules`)."""
+        folder = f"{self.home}/{RULES}"
+        readers = [agent for agent in AGENTS if agent.rules is not None and folder in agent.rules.folders]
+        return tuple(sorted(readers, key=lambda agent: agent.home != self.home))
 
     def reading(self, document: Document, limit: int) -> list[Reading]:
         """How each agent that loads this dir reads `document`'s `paths` (once per document)."""
         return [self.read_by(document, reader, limit) for reader in self.readers]
 
-    def read_by(self, document: Document, reader: Reader, limit: int) -> Reading:
+    def read_by(self, document: Document, reader: Agent, limit: int) -> Reading:
         """How `reader` reads `document`'s `paths`, once per document and reader."""
         key = (document.path, reader.name)
         found = self._readings.get(key)
@@ -153,30 +160,30 @@ class RulesDir(Container):
             said.append(f"{reader.title} {how}, so it never loads {shown or 'any rule past it'}")
         return "; ".join(said)
 
-    def never_loaded(self, link: str) -> dict[Reader, list[str]]:
+    def never_loaded(self, link: str) -> dict[Agent, list[str]]:
         """The rules each agent never loads because of the dangling link `link` in this dir:
         Wave stops scanning that directory at the link, so the entries after it by name are lost
         (MemoryRuleManager.ts:114-119); Claude Code drops every rule of that directory level,
-        subdirectories included (claudemd.ts:712-787)."""
+        subdirectories included (claudemd.ts:712-787): each profile's `rules.dangling`."""
         directory, name = os.path.split(link)
-        lost: dict[Reader, list[str]] = {}
+        lost: dict[Agent, list[str]] = {}
         for reader in self.readable_by:
             ids = []
             for document in self.rules:
                 if not document.path.startswith(directory + os.sep):
                     continue
                 first = document.path[len(directory) + 1 :].split(os.sep, 1)[0]
-                if reader is CLAUDE or first > name:
+                if reader.rules is not None and reader.rules.dangling == DROPS_FOLDER or first > name:
                     ids.append(document.rel)
             lost[reader] = ids
         return lost
 
 
-def _read(document: Document, reader: Reader, limit: int) -> Reading:
+def _read(document: Document, reader: Agent, limit: int) -> Reading:
     """`paths` as `reader` takes it: Wave from its own frontmatter reader, Claude Code from YAML."""
     from mnemolint.parse import globs
 
-    if reader is WAVE:
+    if reader.own_frontmatter_reader:
         from mnemolint.parse import wave_frontmatter
 
         fields = wave_frontmatter.read(document.text or "") or {}
@@ -198,10 +205,10 @@ def _located(directory: str) -> bool:
     return name == RULES and os.path.basename(head) in HOMES
 
 
-def _reader(document: Document) -> Reader:
+def _reader(document: Document) -> Agent:
     """The agent a rule file is written for: Wave under `.wave/`, else Claude Code."""
     container = document.container
-    return WAVE if isinstance(container, RulesDir) and container.home == WAVE.home else CLAUDE
+    return WAVE if isinstance(container, RulesDir) and container.home == WAVE.home else CLAUDE_CODE
 
 
 RULES_DIR = ContainerType(

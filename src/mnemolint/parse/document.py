@@ -21,8 +21,8 @@ TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on ev
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from mnemolint.agents.base import Agent
     from mnemolint.kinds.base import Container, Kind
-    from mnemolint.readers import Reader
 
 BOM = "\ufeff"
 
@@ -234,7 +234,7 @@ class Document:
         return self._frontmatter
 
     @property
-    def reader(self) -> Reader:
+    def reader(self) -> Agent:
         """The profile of the agent that loads this file (only documents of a kind have one)."""
         assert self.kind is not None, "an unlisted path has no reader"
         return self.kind.reader(self)

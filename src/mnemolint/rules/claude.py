@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
+from mnemolint.agents import CLAUDE_CODE
 from mnemolint.agents.claude_code import DEFAULT_CHAR_LIMIT, DEFAULT_MODEL, MAX_BYTES, SMALL_WINDOW_CHAR_LIMIT, VERSION
 from mnemolint.discover.tree import Tree
 from mnemolint.kinds.instructions import claude_loads, placed
@@ -23,7 +24,6 @@ from mnemolint.options import INT, USER_MEMORY, Option
 from mnemolint.parse.imports import MAX_DEPTH, TRAILING, Edge, Expansion, Memo, expand, sensitive_target
 from mnemolint.parse.textutil import utf16_len
 from mnemolint.paths import from_home, inside, repository
-from mnemolint.readers import CLAUDE
 from mnemolint.rules.base import TREE, Family, rule
 
 MAX_CHARS = Option(
@@ -233,7 +233,7 @@ def claude_md_too_large(tree: Tree, options: dict) -> Iterator[Hit]:
             if path in measured:
                 continue
             measured.add(path)
-            size = utf16_len(counted_text(expansion.texts[path], CLAUDE))
+            size = utf16_len(counted_text(expansion.texts[path], CLAUDE_CODE))
             if size <= limit:
                 continue
             imported = path != expansion.root

@@ -12,9 +12,9 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
+from mnemolint.agents import codex
 from mnemolint.discover.tree import Tree
-from mnemolint.kinds.instructions import AGENTS_MD, AGENTS_OVERRIDE_MD, CODEX_NAMES, INSTRUCTION_FILE, codex_chain
-from mnemolint.load import CodexPart, codex_load
+from mnemolint.kinds.instructions import AGENTS_MD, AGENTS_OVERRIDE_MD, INSTRUCTION_FILE, codex_chain
 from mnemolint.model import ERROR, WARNING, Hit
 from mnemolint.options import INT, Option
 from mnemolint.parse.document import Document
@@ -29,17 +29,17 @@ MAX_BYTES = Option(
 )
 
 
-def chains(tree: Tree, max_bytes: int) -> list[tuple[str, list[Document], list[CodexPart]]]:
+def chains(tree: Tree, max_bytes: int) -> list[tuple[str, list[Document], list[codex.Part]]]:
     """For each folder holding a file Codex reads, the chain Codex reads for a session there and
     what it keeps of each file; computed once per run."""
     return tree.derived(f"codex chains {max_bytes}", lambda tree: _chains(tree, max_bytes))
 
 
-def _chains(tree: Tree, max_bytes: int) -> list[tuple[str, list[Document], list[CodexPart]]]:
+def _chains(tree: Tree, max_bytes: int) -> list[tuple[str, list[Document], list[codex.Part]]]:
     known = {
         document.path: document
         for document in tree.documents
-        if document.kind is INSTRUCTION_FILE and os.path.basename(document.path) in CODEX_NAMES
+        if document.kind is INSTRUCTION_FILE and os.path.basename(document.path) in codex.NAMES
     }
     # A session works in a project folder, not in a hidden one (`.agents/skills/x/AGENTS.md` is a
     # skill's text, read whole on demand): those folders start no chain.
@@ -48,7 +48,7 @@ def _chains(tree: Tree, max_bytes: int) -> list[tuple[str, list[Document], list[
     found = []
     for folder in folders:
         chain = [document for document in codex_chain(folder, known, options) if document.text is not None]
-        parts, _ = codex_load([(document.path, _bytes(document)) for document in chain], max_bytes)
+        parts, _ = codex.load([(document.path, _bytes(document)) for document in chain], max_bytes)
         found.append((folder, chain, parts))
     return found
 

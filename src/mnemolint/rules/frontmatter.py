@@ -82,8 +82,8 @@ _COMMENT = " #"
 
 def _second_try(document: Document, twice: bool = False) -> str:
     """How the file's reader still reads a block strict YAML refuses."""
+    from mnemolint.agents import WAVE
     from mnemolint.agents.claude_code import VERSION
-    from mnemolint.readers import WAVE
 
     if twice:
         reader = "Wave's line reader" if document.reader is WAVE else f"Claude Code {VERSION}"
@@ -95,7 +95,7 @@ def _second_try(document: Document, twice: bool = False) -> str:
 
 def _own_reading(document: Document) -> str:
     """What the file's reader takes from a block no YAML reading accepts, when that is not nothing."""
-    from mnemolint.readers import WAVE
+    from mnemolint.agents import WAVE
 
     if document.reader is not WAVE or document.text is None:
         return ""

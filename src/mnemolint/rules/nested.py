@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
+from mnemolint.agents import CLAUDE_CODE
 from mnemolint.agents.claude_code import MAX_BYTES, VERSION
 from mnemolint.discover.tree import Tree
 from mnemolint.kinds.instructions import AGENTS_MD, CLAUDE_MD, DOT_CLAUDE_MD, INSTRUCTION_FILE, placed
@@ -15,7 +16,6 @@ from mnemolint.model import ERROR, WARNING, Hit
 from mnemolint.options import MAX_FILE_BYTES
 from mnemolint.parse.document import Document
 from mnemolint.parse.imports import IMPORTED, IN_CODE, IN_COMMENT, imports
-from mnemolint.readers import CLAUDE
 from mnemolint.rules.base import EVERY_FILE, TREE, Family, rule
 
 
@@ -122,7 +122,7 @@ def _too_large(document: Document, limit: int) -> str:
 
 
 def _claude_reads(document: Document) -> bool:
-    return document.kind is INSTRUCTION_FILE and document.reader is CLAUDE
+    return document.kind is INSTRUCTION_FILE and document.reader is CLAUDE_CODE
 
 
 FAMILY = Family(

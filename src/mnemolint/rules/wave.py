@@ -10,12 +10,13 @@ import os
 import re
 from collections.abc import Iterator
 
+from mnemolint.agents import CLAUDE_CODE, WAVE
+from mnemolint.agents.base import Agent
 from mnemolint.kinds.rules import RULE_FILE, RULES_DIR, Reading, RulesDir
 from mnemolint.model import ERROR, INFO, WARNING, Hit
 from mnemolint.options import INT, Option
 from mnemolint.parse import globs
 from mnemolint.parse.document import Document
-from mnemolint.readers import CLAUDE, WAVE, Reader
 from mnemolint.rules.base import ON_MEMBERS, Family, rule
 
 GLOB_MAX_EXPANSIONS = Option(
@@ -41,7 +42,7 @@ def _readings(document: Document, options: dict) -> list[Reading]:
     return container.reading(document, options["glob-max-expansions"])
 
 
-def agents(readers: list[Reader] | tuple[Reader, ...]) -> str:
+def agents(readers: list[Agent] | tuple[Agent, ...]) -> str:
     """`Wave`, `Claude Code`, or `Wave and Claude Code`: who a finding concerns."""
     return " and ".join(reader.title for reader in readers)
 
@@ -87,9 +88,9 @@ def _line_of(document: Document, written: str) -> int | None:
     return key
 
 
-def _by_pattern(readings: list[Reading], problem: str) -> dict[str, tuple[list[Reader], str]]:
+def _by_pattern(readings: list[Reading], problem: str) -> dict[str, tuple[list[Agent], str]]:
     """The written patterns with `problem`, each with the agents it hits and the first reason."""
-    found: dict[str, tuple[list[Reader], str]] = {}
+    found: dict[str, tuple[list[Agent], str]] = {}
     for reading in readings:
         for glob in reading.globs:
             if glob.problem == problem:
@@ -156,7 +157,7 @@ def _shape(value: object) -> str:
 def rule_glob_unmatched(container: RulesDir, options: dict) -> Iterator[Hit]:
     if container.project is None:
         return
-    dead: dict[tuple[str, str], tuple[Document, list[Reader]]] = {}  # each with the agents it is dead for
+    dead: dict[tuple[str, str], tuple[Document, list[Agent]]] = {}  # each with the agents it is dead for
     for reader in container.readers:
         pending = [
             (document, glob)
@@ -299,7 +300,7 @@ def rule_priority_invalid(document: Document, options: dict) -> Iterator[Hit]:
         return
     container = document.container
     assert isinstance(container, RulesDir)
-    uses = {WAVE: "Wave parses it and never uses it", CLAUDE: "Claude Code does not read it"}
+    uses = {WAVE: "Wave parses it and never uses it", CLAUDE_CODE: "Claude Code does not read it"}
     said = "; ".join(uses[reader] for reader in container.readers) or "no agent reads this dir"
     yield Hit(
         f"`priority` is {_shape(value) if not isinstance(value, str) else 'a string'}, not an integer. "
@@ -338,7 +339,7 @@ def rule_empty_paths(document: Document, options: dict) -> Iterator[Hit]:
     present, value = _yaml_paths(document)
     if not present or not (value is None or value == [] or (isinstance(value, str) and not value.strip())):
         return
-    effects: dict[str, list[Reader]] = {}
+    effects: dict[str, list[Agent]] = {}
     for reading in _readings(document, options):
         if reading.unconditional:
             effect = "take{s} it as no condition and inject{s} the rule for every file"
@@ -506,7 +507,7 @@ def rule_glob_root_only(document: Document, options: dict) -> Iterator[Hit]:
                 container = document.container
                 also = (
                     " (Claude Code already matches it at any depth)"
-                    if isinstance(container, RulesDir) and CLAUDE in container.readers
+                    if isinstance(container, RulesDir) and CLAUDE_CODE in container.readers
                     else ""
                 )
                 yield Hit(
