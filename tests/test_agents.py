@@ -12,7 +12,7 @@ import pytest
 from conftest import write_tree
 
 from mnemolint import agents
-from mnemolint.agents import AGENTS, CLAUDE_CODE, CODEX, WAVE, by_name, reader_of, readers_of, used_by
+from mnemolint.agents import AGENTS, CLAUDE_CODE, CODEX, OPENCODE, WAVE, by_name, reader_of, readers_of, used_by
 from mnemolint.agents.base import CLIENT, DOCS, SOURCE, Agent, Instructions, Session, Verified
 from mnemolint.errors import ConfigError
 from mnemolint.kinds.instructions import INSTRUCTION_FILE, session
@@ -34,7 +34,9 @@ def test_each_profile_says_how_it_was_verified_and_names_facts_of_its_module(age
 
 def _module_of(agent: Agent) -> str:
     return next(
-        f"mnemolint.agents.{name}" for name in ("wave", "claude_code", "codex") if getattr(agents, name).AGENT is agent
+        f"mnemolint.agents.{name}"
+        for name in ("wave", "claude_code", "codex", "opencode")
+        if getattr(agents, name).AGENT is agent
     )
 
 
@@ -44,14 +46,14 @@ def test_verified_refuses_an_unknown_way() -> None:
 
 
 def test_the_registry_derives_the_choices_the_kind_and_the_readers() -> None:
-    assert agents.names() == ("wave", "claude-code", "codex") == AGENTS_OPTION.choices
+    assert agents.names() == ("wave", "claude-code", "codex", "opencode") == AGENTS_OPTION.choices
     assert by_name("codex") is CODEX
     for name in ("AGENTS.md", "CLAUDE.md", "CLAUDE.local.md", "AGENTS.override.md"):
         assert INSTRUCTION_FILE.matches(f"sub/{name}")
     assert not INSTRUCTION_FILE.matches("sub/README.md")
     assert reader_of("AGENTS.md") is WAVE and reader_of("CLAUDE.md") is CLAUDE_CODE
     assert reader_of("AGENTS.override.md") is CODEX
-    assert readers_of("AGENTS.md") == (WAVE, CLAUDE_CODE, CODEX)  # Claude Code as its fallback
+    assert readers_of("AGENTS.md") == (WAVE, CLAUDE_CODE, CODEX, OPENCODE)  # Claude Code as its fallback
     assert readers_of("CLAUDE.local.md") == (CLAUDE_CODE,)
     assert agents.memory_reader(os.path.join("/h", ".wave", "projects", "x", "memory")) is WAVE
     assert [reader.name for reader in agents.memory_readers()] == ["wave", "claude-code"]

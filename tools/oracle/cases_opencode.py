@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cases_base import HOME_TOKEN, CaseWriter, write_tree
+from cases_base import HOME_TOKEN, CaseWriter, filler, write_tree
 
 GIT = {"git": ""}
 NO_CLAUDE = "OPENCODE_DISABLE_CLAUDE_CODE_PROMPT=1\n"
@@ -144,9 +144,15 @@ def _nested_cases(cases: CaseWriter) -> None:
     write_tree(cases.new("oc05b_nested_twice", "opencode", reads="lib/y.ts\nlib/deep/x.ts\n", **GIT) / "project", files)
 
 
+def _size_cases(cases: CaseWriter) -> None:
+    """No cap: a 300,000-byte AGENTS.md (and the CLAUDE.md beside it, not sent) goes whole."""
+    files = {"AGENTS.md": filler("BIG", 300_000), "CLAUDE.md": "MARK-CLAUDE-MD\n"}
+    write_tree(cases.new("oc06_big_agents", "opencode", **GIT) / "project", files)
+
+
 def write_cases(out: Path | str) -> list[str]:
     """Write the OpenCode cases under `out`; return their names."""
     cases = CaseWriter(out)
-    for group in (_project_cases, _global_cases, _instructions_cases, _nested_cases):
+    for group in (_project_cases, _global_cases, _instructions_cases, _nested_cases, _size_cases):
         group(cases)
     return cases.names

@@ -12,17 +12,18 @@ from __future__ import annotations
 
 import os
 
-from mnemolint.agents import claude_code, codex, wave
+from mnemolint.agents import claude_code, codex, opencode, wave
 from mnemolint.agents.base import Agent
 from mnemolint.errors import ConfigError
 
-_MODULES = (wave, claude_code, codex)  # one line per agent, in the registry's order
+_MODULES = (wave, claude_code, codex, opencode)  # one line per agent, in the registry's order
 
 AGENTS: tuple[Agent, ...] = tuple(module.AGENT for module in _MODULES)
 WAVE = wave.AGENT
 CLAUDE_CODE = claude_code.AGENT
 CLAUDE_AGENT_MEMORY = claude_code.AGENT_MEMORY  # the same agent, its agent-memory loader
 CODEX = codex.AGENT
+OPENCODE = opencode.AGENT
 # The homes of the agents that keep memory dirs (`<home>/projects/<id>/memory`) or rules dirs.
 AGENT_HOMES = tuple(agent.home for agent in AGENTS if agent.home and (agent.memory or agent.rules))
 _BY_NAME = {agent.name: agent for agent in AGENTS}

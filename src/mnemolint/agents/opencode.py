@@ -25,9 +25,14 @@ from __future__ import annotations
 import os
 import re
 
+from mnemolint.agents.base import CLIENT, GIT_ROOT, NO_CAP, ON_TOUCH, Agent, Instructions, Session, Verified
+from mnemolint.paths import upwards
+
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Mapping
+    from collections.abc import Iterator, Mapping
+
+    from mnemolint.agents.base import Probe
 
 VERSION = "1.18.33"
 PACKAGE = "opencode-ai"
@@ -198,107 +203,192 @@ def _string(token: str) -> str | None:
 
 
 # ------------------------------------------------------------------ the session
-class Session:
-    """What OpenCode loads for a session started in `folder` (see the module's docstring).
+GLOB_MAX_ENTRIES = 20_000  # folder entries one `instructions` glob may list here (OpenCode has no cap)
+_MAGIC = re.compile(r"[*?\[\]{}()!+@]")
 
-    `exists(path)`: something stands at `path` (a file, a folder, a link); `loads(path)`: it is a
-    file with at least one character that OpenCode would send; `glob(entry, folder)`: the files a
-    relative or absolute `instructions` entry matches from `folder`, in a stable order; `entries`:
-    the merged `instructions` of the session's configs; `worktree`: the git root, else the file
-    system's root."""
 
-    def __init__(
-        self,
-        folder: str,
-        worktree: str,
-        home: str,
-        entries: Iterable[str],
-        exists: Callable[[str], bool],
-        loads: Callable[[str], bool],
-        glob: Callable[[str, str], list[str]],
-        env: Mapping[str, str],
-    ) -> None:
-        self.folder = folder
-        self.worktree = worktree
-        self.home = home
-        self.entries = list(dict.fromkeys(entries))
-        self.exists = exists
-        self.loads = loads
-        self.glob = glob
-        self.env = env
-        self.no_claude = claude_off(env)
-        self.no_project = project_config_off(env)
+class OpenCodeSession(Session):
+    """What OpenCode loads for a session started in `folder` (see the module's docstring), over
+    the core's probe (kinds/opencode.py: `exists`, `loads`, and `text` and `listing` to read the
+    config files and list folders for the globs, never through a dangerous link)."""
+
+    def __init__(self, agent: Agent, folder: str, probe: Probe, env: Mapping[str, str] | None = None) -> None:
+        super().__init__(agent, folder, probe)
+        self.env = os.environ if env is None else env
+        self.home = os.path.expanduser("~")
+        self.no_claude = claude_off(self.env)
+        self.no_project = project_config_off(self.env)
+        self.worktree = next((place for place in upwards(folder) if os.path.lexists(os.path.join(place, ".git"))), "/")
+        self.partial: list[str] = []  # the entries whose glob listed more than GLOB_MAX_ENTRIES
+
+    def up(self) -> list[str]:
+        """The folders from the session folder up to the git root (the file system's root outside
+        git), nearest first: where project files and relative entries are looked for."""
+        folders = []
+        for place in upwards(self.folder):
+            folders.append(place)
+            if place == self.worktree:
+                break
+        return folders
 
     def chain(self) -> list[str]:
-        """The folders from the session folder up to the git root (or the file system's root),
-        nearest first: where project files and relative entries are looked for."""
-        folders = []
-        current = self.folder
-        while True:
-            folders.append(current)
-            parent = os.path.dirname(current)
-            if current == self.worktree or parent == current:
-                return folders
-            current = parent
+        return list(reversed(self.up()))
 
+    def sends(self, path: str) -> bool:
+        """Whether OpenCode sends the file at `path`: it has a character (blanks count)."""
+        text = self.probe.text(path)  # type: ignore[attr-defined]
+        return self.probe.loads(path) if text is None else text != ""
+
+    # -- the three sources, in OpenCode's order
     def global_file(self) -> str | None:
-        """The global file that wins (it may be empty: then nothing of the global ones loads)."""
-        return next((path for path in global_files(self.home, self.env) if self.exists(path)), None)
+        """The global file that wins (even an empty one: then no global file loads)."""
+        return next((path for path in global_files(self.home, self.env) if self.probe.exists(path)), None)
+
+    def global_paths(self) -> list[str]:
+        found = self.global_file()
+        return [found] if found and self.sends(found) else []
 
     def project_files(self) -> tuple[str | None, list[str]]:
-        """The winning name and every file of it on the way, nearest first."""
+        """The winning name and every file of it on the way, nearest first (sent or not)."""
         if self.no_project:
             return None, []
         for name in project_names(self.no_claude):
-            found = [path for folder in self.chain() if self.exists(path := os.path.join(folder, name))]
+            found = [path for place in self.up() if self.probe.exists(path := os.path.join(place, name))]
             if found:
                 return name, found
         return None, []
 
+    def configs(self) -> list[str]:
+        """The config files whose `instructions` this session merges, in OpenCode's order: the
+        global ones, the project's from the git root down, then each `.opencode/` folder's, nearest
+        first, and `~/.opencode/`'s."""
+        config = config_folder(self.home, self.env)
+        found = [os.path.join(config, name) for name in GLOBAL_CONFIG_NAMES]
+        folders = [] if self.no_project else self.up()
+        found += [os.path.join(place, name) for place in reversed(folders) for name in CONFIG_NAMES]
+        dot = [os.path.join(place, CONFIG_FOLDER) for place in folders] + [os.path.join(self.home, CONFIG_FOLDER)]
+        found += [os.path.join(place, name) for place in dict.fromkeys(dot) for name in CONFIG_NAMES]
+        return [path for path in dict.fromkeys(found) if self.probe.exists(path)]
+
+    def entries(self) -> list[tuple[str, str]]:
+        """(entry, config file) of each `instructions` entry, merged: each entry once, where it
+        first comes."""
+        merged: dict[str, str] = {}
+        for path in self.configs():
+            for entry, _ in read_config(self.probe.text(path) or "").instructions:  # type: ignore[attr-defined]
+                merged.setdefault(entry, path)
+        return list(merged.items())
+
     def entry_files(self, entry: str) -> list[str]:
-        """The files one `instructions` entry brings (nothing for a URL)."""
-        if is_url(entry):
+        """The files one `instructions` entry brings, in a stable order (nothing for a URL)."""
+        if is_url(entry) or substituted(entry):
             return []
         if entry.startswith("~/"):
             entry = os.path.join(self.home, entry[2:])
         if os.path.isabs(entry):
-            return self.glob(entry, os.path.dirname(entry))
+            return self.glob(os.path.basename(entry), os.path.dirname(entry))
         if self.no_project:
             return []
-        return [path for folder in self.chain() for path in self.glob(entry, folder)]
+        return [path for place in self.up() for path in self.glob(entry, place)]
+
+    def glob(self, pattern: str, base: str) -> list[str]:
+        """The files `pattern` matches from `base` as OpenCode's glob does (minimatch, dot files
+        too, files only; linked folders not entered here), sorted."""
+        if not _MAGIC.search(pattern):
+            path = os.path.normpath(os.path.join(base, pattern))
+            return [path] if self.probe.exists(path) else []
+        from mnemolint.parse.globs import compile_wave
+
+        compiled = compile_wave(pattern, 1000)
+        if compiled.problem is not None or compiled.regex is None:
+            return []
+        parts = pattern.split("/")
+        static = next((at for at, part in enumerate(parts) if _MAGIC.search(part)), len(parts))
+        start = os.path.join(base, *parts[:static])
+        depth = None if "**" in pattern else len(parts) - static
+        found, budget = [], [GLOB_MAX_ENTRIES]
+        for path in self._walk(start, depth, budget):
+            if compiled.matches(os.path.relpath(path, base).replace(os.sep, "/")):
+                found.append(path)
+        if budget[0] <= 0:
+            self.partial.append(pattern)
+        return sorted(found)
+
+    def _walk(self, folder: str, depth: int | None, budget: list[int]) -> Iterator[str]:
+        """The files under `folder`, `depth` levels down at most (None: any), a linked folder not
+        entered, at most `budget` entries listed in all."""
+        pending = [(folder, 1)]
+        while pending and budget[0] > 0:
+            place, level = pending.pop()
+            for name, is_folder in self.probe.listing(place):  # type: ignore[attr-defined]
+                budget[0] -= 1
+                path = os.path.join(place, name)
+                if is_folder:
+                    if depth is None or level < depth:
+                        pending.append((path, level + 1))
+                else:
+                    yield path
 
     def start_files(self) -> list[tuple[str, str, str | None]]:
-        """(path, origin, entry) of each file OpenCode takes at the start, in its order, each once,
-        sent or not: `global`, `project` or `instructions` (with the entry that names it)."""
+        """(path, origin, entry) of each file the session takes at the start, in OpenCode's order,
+        each once, sent or not: `global`, `project`, or `instructions` with the entry naming it."""
         seen: dict[str, tuple[str, str, str | None]] = {}
         first = self.global_file()
         if first:
             seen[first] = (first, "global", None)
         for path in self.project_files()[1]:
             seen.setdefault(path, (path, "project", None))
-        for entry in self.entries:
+        for entry, _ in self.entries():
             for path in self.entry_files(entry):
-                seen.setdefault(os.path.normpath(path), (os.path.normpath(path), "instructions", entry))
+                seen.setdefault(path, (path, "instructions", entry))
         return list(seen.values())
 
     def start(self) -> list[str]:
-        """The files sent at the start, in OpenCode's order (the URLs of `urls()` come after)."""
-        return [path for path, _, _ in self.start_files() if self.loads(path)]
+        """The files sent at the start but the global one (`global_paths`), in OpenCode's order;
+        the URL entries (`urls`) are fetched and sent after them."""
+        return [path for path, origin, _ in self.start_files() if origin != "global" and self.sends(path)]
 
     def urls(self) -> list[str]:
-        return [entry for entry in self.entries if is_url(entry)]
+        return [entry for entry, _ in self.entries() if is_url(entry)]
 
-    def nested(self, target: str, loaded: Iterable[str] = ()) -> list[str]:
+    def folder_file(self, place: str) -> str | None:
+        """The file OpenCode attaches for folder `place` on a read below it: the first of the names
+        standing there (sent only when it has a character)."""
+        return next(
+            (path for name in project_names(self.no_claude) if self.probe.exists(path := os.path.join(place, name))),
+            None,
+        )
+
+    def nested(self, target: str) -> list[str]:
         """The files attached when the model reads `target`: per folder between it and the session
-        folder, the first of the names standing there, nearest first; not one already loaded."""
+        folder, nearest first, the folder's file, unless it is `target` or loaded at the start."""
         target = os.path.abspath(target)
-        sent = set(path for path, _, _ in self.start_files()) | set(loaded)
+        loaded = {path for path, _, _ in self.start_files()}
         found = []
-        current = os.path.dirname(target)
-        while current != self.folder and current.startswith(self.folder + os.sep):
-            name = next((n for n in project_names(self.no_claude) if self.exists(os.path.join(current, n))), None)
-            path = os.path.join(current, name) if name else None
-            if path and path != target and path not in sent and self.loads(path):
+        place = os.path.dirname(target)
+        while place != self.folder and place.startswith(self.folder + os.sep):
+            path = self.folder_file(place)
+            if path and path != target and path not in loaded and self.sends(path):
                 found.append(path)
-            current = os.path.dirname(current)
+            place = os.path.dirname(place)
         return found
+
+
+AGENT = Agent(
+    "opencode",
+    "OpenCode",
+    CONFIG_FOLDER,
+    verified=Verified(CLIENT, VERSION, f"{PACKAGE} (npm)", SOURCE_READ),
+    facts=VERIFIED,
+    traces=("opencode.json", "opencode.jsonc", f"{CONFIG_FOLDER}/"),
+    instructions=Instructions(
+        PROJECT_NAMES[:2],
+        walk=GIT_ROOT,
+        below=ON_TOUCH,
+        first_only=True,
+        global_files=("~/.config/opencode/AGENTS.md", "~/.claude/CLAUDE.md"),
+        cut=NO_CAP,
+        session=OpenCodeSession,
+    ),
+    frontmatter="none",  # an instruction file is sent as it is
+)

@@ -30,6 +30,7 @@ AGENTS_OVERRIDE_MD = "AGENTS.override.md"  # Codex's local override: it wins ove
 CLAUDE_MD = "CLAUDE.md"
 CLAUDE_LOCAL_MD = "CLAUDE.local.md"
 NAMES = instruction_names()  # every agent's
+LISTING_MAX = 10_000  # entries of one folder a probe lists (a session walk's globs)
 
 
 DOT_CLAUDE_MD = f"{CLAUDE_CODE.home}/{CLAUDE_MD}"  # read by Claude Code as the folder's own CLAUDE.md
@@ -90,11 +91,30 @@ class _Probe:
 
     def loads(self, path: str) -> bool:
         if path not in self._loads:
-            if path not in self.known and os.path.islink(path) and sensitive_place(os.path.realpath(path)):
+            if path not in self.known and _dangerous(path):
                 self._loads[path] = False  # a link to a credential or system file is never read
             else:
                 self._loads[path] = self._has_text(self.document(path))
         return self._loads[path]
+
+    def text(self, path: str) -> str | None:
+        """The file's text as mnemolint reads it (bounded, never through a link to a credential or
+        system file): None for no file, or one not read (too large, not text)."""
+        if not self.exists(path) or (path not in self.known and _dangerous(path)):
+            return None
+        return self.document(path).text
+
+    def listing(self, folder: str) -> list[tuple[str, bool]]:
+        """(name, is a folder) of each entry of `folder`, sorted, links never followed (a linked
+        folder is no folder here); at most `LISTING_MAX` entries, none for no folder."""
+        try:
+            with os.scandir(folder) as entries:
+                found = [
+                    (entry.name, entry.is_dir(follow_symlinks=False)) for _, entry in zip(range(LISTING_MAX), entries)
+                ]
+        except OSError:
+            return []
+        return sorted(found)
 
     def _has_text(self, document: Document) -> bool:
         """It has text, and is within the agent's cap when the agent skips a larger file whole (one
@@ -104,6 +124,10 @@ class _Probe:
             cap = instructions.max_bytes if instructions is not None and instructions.cut == SKIPS_WHOLE else None
             return cap is None or document.size <= cap
         return bool(document.text and document.text.strip())
+
+
+def _dangerous(path: str) -> bool:
+    return os.path.islink(path) and sensitive_place(os.path.realpath(path)) is not None
 
 
 def session(agent: Agent, folder: str, known: dict[str, Document], options: dict) -> Session:
