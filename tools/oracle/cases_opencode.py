@@ -70,7 +70,11 @@ def _global_cases(cases: CaseWriter) -> None:
         ("oc03a_global_agents_and_claude", GIT, both),
         ("oc03b_global_claude_only", GIT, {".claude/CLAUDE.md": "MARK-HOME-CLAUDE\n"}),
         ("oc03c_global_claude_disabled", {**GIT, "env": "OPENCODE_DISABLE_CLAUDE_CODE=1\n"}, both),
-        ("oc03d_global_agents_empty", GIT, {".config/opencode/AGENTS.md": "", ".claude/CLAUDE.md": "MARK-HOME-CLAUDE\n"}),
+        (
+            "oc03d_global_agents_empty",
+            GIT,
+            {".config/opencode/AGENTS.md": "", ".claude/CLAUDE.md": "MARK-HOME-CLAUDE\n"},
+        ),
     ]:
         case = cases.new(name, "opencode", **flags)
         write_tree(case / "home", home)

@@ -26,7 +26,8 @@ def _chunk(model: str, delta: dict, finish: str | None, usage: dict | None = Non
 def offers_read(body: dict) -> bool:
     """Whether the request offers the `read` tool (a main turn, not a title or summary request)."""
     return any(
-        isinstance(tool, dict) and (tool.get("function") or {}).get("name") == "read" for tool in body.get("tools") or []
+        isinstance(tool, dict) and (tool.get("function") or {}).get("name") == "read"
+        for tool in body.get("tools") or []
     )
 
 

@@ -190,7 +190,7 @@ def read_config(text: str) -> Config:
         return Config([], f"`{INSTRUCTIONS_KEY}` is not a list of strings")
     if len(offsets) != len(entries):
         offsets = [0] * len(entries)
-    return Config(list(zip(entries, offsets)))
+    return Config(list(zip(entries, offsets, strict=True)))
 
 
 def _string(token: str) -> str | None:

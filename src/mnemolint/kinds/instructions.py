@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from itertools import islice
 
 from mnemolint.agents import CLAUDE_CODE, CODEX, instruction_names, reader_of
 from mnemolint.agents.base import SKIPS_WHOLE, Agent
@@ -109,9 +110,7 @@ class _Probe:
         folder is no folder here); at most `LISTING_MAX` entries, none for no folder."""
         try:
             with os.scandir(folder) as entries:
-                found = [
-                    (entry.name, entry.is_dir(follow_symlinks=False)) for _, entry in zip(range(LISTING_MAX), entries)
-                ]
+                found = [(entry.name, entry.is_dir(follow_symlinks=False)) for entry in islice(entries, LISTING_MAX)]
         except OSError:
             return []
         return sorted(found)
