@@ -84,9 +84,10 @@ VERIFIED: dict[str, tuple[str, ...]] = {
 }
 
 
-def claude_off(env: Mapping[str, str]) -> bool:
-    """Whether the environment turns OpenCode's Claude Code files off (a true boolean flag)."""
-    return any(_true(env.get(name)) for name in DISABLE_CLAUDE_ENV)
+def claude_off(env: Mapping[str, str]) -> str | None:
+    """The variable of the environment that turns OpenCode's Claude Code files off (a true
+    boolean flag), or None."""
+    return next((name for name in DISABLE_CLAUDE_ENV if _true(env.get(name))), None)
 
 
 def project_config_off(env: Mapping[str, str]) -> bool:
@@ -252,7 +253,7 @@ class OpenCodeSession(Session):
         """The winning name and every file of it on the way, nearest first (sent or not)."""
         if self.no_project:
             return None, []
-        for name in project_names(self.no_claude):
+        for name in project_names(bool(self.no_claude)):
             found = [path for place in self.up() if self.probe.exists(path := os.path.join(place, name))]
             if found:
                 return name, found
@@ -355,7 +356,7 @@ class OpenCodeSession(Session):
         """The file OpenCode attaches for folder `place` on a read below it: the first of the names
         standing there (sent only when it has a character)."""
         return next(
-            (path for name in project_names(self.no_claude) if self.probe.exists(path := os.path.join(place, name))),
+            (path for name in project_names(bool(self.no_claude)) if self.probe.exists(path := os.path.join(place, name))),
             None,
         )
 

@@ -30,11 +30,14 @@ HELP = "show what an agent loads from a memory dir's MEMORY.md and what it drops
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("directory", metavar="DIR", help="the memory dir (with --agent codex: a session's folder)")
+    parser.add_argument(
+        "directory", metavar="DIR", help="the memory dir (with --agent codex or opencode: a session's folder)"
+    )
     parser.add_argument(
         "--agent",
         choices=names(),
-        help="default: wave for a dir under .wave/, else claude-code; codex shows the AGENTS.md chain of DIR",
+        help="default: wave for a dir under .wave/, else claude-code; codex shows the AGENTS.md chain of DIR, "
+        "opencode the files a session in DIR loads",
     )
     parser.add_argument("--output-format", choices=("text", "json"), default="text", help="default: text")
     parser.add_argument(
@@ -190,6 +193,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.agent == "codex":
         return _run_codex(args)
+    if args.agent == "opencode":
+        from mnemolint.commands import preview_opencode
+
+        return preview_opencode.run(args)
     if args.auto_memory:
         args.directory, args.agent = _auto_memory_of(args.directory), "claude-code"
     directory, settings = memory_dir_settings(args, args.directory)

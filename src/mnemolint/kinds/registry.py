@@ -7,7 +7,7 @@ a file no kind claims is not linted. Adding a kind is one module in `kinds/` (it
 
 from __future__ import annotations
 
-from mnemolint.kinds import ai_memory, gitignore, instructions, memory, rules
+from mnemolint.kinds import ai_memory, gitignore, instructions, memory, opencode, rules
 from mnemolint.kinds.base import ContainerType, Kind
 
 CONTAINERS: tuple[ContainerType, ...] = (memory.MEMORY_DIR, rules.RULES_DIR, ai_memory.AI_MEMORY_DIR)
@@ -18,6 +18,7 @@ KINDS: tuple[Kind, ...] = (
     instructions.INSTRUCTION_FILE,
     *ai_memory.KINDS,
     gitignore.GITIGNORE,
+    opencode.OPENCODE_CONFIG,
 )
 WITH_FRONTMATTER = tuple(kind for kind in KINDS if kind.frontmatter)
 TAKING_FRONTMATTER = tuple(kind for kind in KINDS if kind.frontmatter_fields)
