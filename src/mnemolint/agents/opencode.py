@@ -356,7 +356,11 @@ class OpenCodeSession(Session):
         """The file OpenCode attaches for folder `place` on a read below it: the first of the names
         standing there (sent only when it has a character)."""
         return next(
-            (path for name in project_names(bool(self.no_claude)) if self.probe.exists(path := os.path.join(place, name))),
+            (
+                path
+                for name in project_names(bool(self.no_claude))
+                if self.probe.exists(path := os.path.join(place, name))
+            ),
             None,
         )
 
