@@ -39,8 +39,9 @@ def _session_folder(config: str) -> str:
     return os.path.dirname(folder) if os.path.basename(folder) == CONFIG_FOLDER else folder
 
 
-def _line_of(text: str, offset: int) -> int:
-    return text.count("\n", 0, offset) + 1
+def _position(text: str, offset: int) -> tuple[int, int]:
+    """The 1-based line and column of `offset` in `text`."""
+    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
 @rule(
@@ -73,13 +74,15 @@ def instructions_entry_unmatched(document: Document, options: dict) -> Iterator[
             what = f"it matches only empty files ({', '.join(f'`{_shown(path, folder)}`' for path in files[:3])})"
         else:
             what = "no file matches it"
+        line, column = _position(text, offset)
         yield Hit(
             f"{TITLE} loads nothing for the `instructions` entry `{entry}` in a session started in the "
             f"folder this config serves: {what} there or in any folder above it up to the git root. A "
             "relative entry is looked up from the session folder upwards, not from this file: name a "
             "file that exists (relative to the folder the sessions start in), or drop the entry.",
             path=document.path,
-            line=_line_of(text, offset),
+            line=line,
+            column=column,
         )
 
 
@@ -105,9 +108,14 @@ def _claims(tree: Tree) -> set[str]:
 
 
 def _agents(name: str) -> str:
-    """The other agents that read a file of this name, as a message says them."""
-    others = [agent.title for agent in readers_of(name) if agent is not OPENCODE]
-    return ", ".join(others) if others else "no other agent"
+    """The other agents that read a file of this name beside an `AGENTS.md` (those for which it
+    is no fallback), as a message says them."""
+    others = [
+        agent.title
+        for agent in readers_of(name)
+        if agent is not OPENCODE and agent.instructions is not None and name in agent.instructions.names
+    ]
+    return " and ".join(others) if others else "no other agent"
 
 
 @rule(
