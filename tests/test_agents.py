@@ -142,3 +142,45 @@ def test_a_new_agent_is_one_profile_whose_walk_needs_no_code(tmp_path: Path) -> 
     walk = _walk(made_up, tmp_path / "app")
     assert _rel(walk.start(), tmp_path) == ["EXAMPLE.md", ".example/EXAMPLE.md", "app/EXAMPLE.md"]
     assert walk.nested(str(tmp_path / "app" / "lib" / "x.go")) == []
+
+
+def test_preview_reads_claude_codes_agent_memory_raw_and_in_its_own_words(tmp_path: Path) -> None:
+    """Claude Code cuts its agent memory raw (a commented block counts), as MEM101 counts it, and
+    its client has one truncation warning, in KB: the default reader and `--agent claude-code`
+    both show that, where a project's auto memory of the same text is not cut at all."""
+    from mnemolint import api
+
+    commented = "<!--\n" + "".join(f"old entry {n}\n" for n in range(60)) + "-->\n"
+    entries = "".join(f"- [T{n}](t{n}.md) — topic {n}\n" for n in range(150))
+    write_tree(
+        tmp_path,
+        {
+            ".claude/agent-memory/reviewer/MEMORY.md": commented + entries,
+            ".claude/projects/p/memory/MEMORY.md": commented + entries,
+        },
+    )
+    agent_memory = str(tmp_path / ".claude" / "agent-memory" / "reviewer")
+    for asked in (None, "claude-code"):
+        facts = api.preview(agent_memory, agent=asked)
+        assert facts["agent"] == "claude-code" and facts["total"]["lines"] == 212
+        assert "212 lines (limit: 200)" in facts["warning"] and "under ~200 chars" in facts["warning"]
+    assert api.preview(str(tmp_path / ".claude" / "projects" / "p" / "memory"))["warning"] is None
+
+
+def test_explain_rules_and_preview_take_any_registered_agent(tmp_path: Path) -> None:
+    """`--agent codex` on both commands: what its session in the folder loads, from its profile
+    (one file a folder from the git root; no rules dirs, so no rules sections)."""
+    from conftest import git, run_cli
+
+    repo = write_tree(tmp_path / "repo", {"AGENTS.md": "root rules\n", "sub/AGENTS.override.md": "override\n"})
+    git("init", "-q", cwd=repo)
+    explained = run_cli("explain-rules", "x.py", "--agent", "codex", cwd=repo / "sub")
+    assert explained.returncode == 0, explained.stderr
+    assert explained.stdout.splitlines() == [
+        "Codex: what it injects when it reads x.py",
+        "  Project memory, always loaded:",
+        "    ../AGENTS.md",
+        "    AGENTS.override.md",
+    ]
+    shown = run_cli("preview", str(repo / "sub"), "--agent", "codex")
+    assert "AGENTS.override.md: 9 bytes, read whole" in shown.stdout and "Codex loads 20 bytes" in shown.stdout

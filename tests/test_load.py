@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from mnemolint.agents import CLAUDE_CODE, WAVE, memory_reader
-from mnemolint.agents.claude_code import kilobytes
-from mnemolint.load import counted_text, load, strip_block_comments
+from mnemolint.agents.claude_code import kilobytes, strip_block_comments
+from mnemolint.load import counted_text, load
 
 
 def entries(count: int) -> str:

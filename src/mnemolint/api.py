@@ -11,7 +11,8 @@
 characters escaped. `read` returns a `frontmatter.Post` of python-frontmatter, the ecosystem's type
 for "Markdown with metadata": its metadata is what that agent gets from the frontmatter, its
 content the body. python-frontmatter is imported here only, when `read` is first called.
-`preview` returns the facts `mnemolint preview --output-format json` prints.
+`preview` returns the facts `mnemolint preview --output-format json` prints (both ask
+`mnemolint/preview.py`).
 """
 
 from __future__ import annotations
@@ -113,15 +114,15 @@ def preview(directory: PathLike, agent: str | None = None, config: PathLike | di
     `loaded` and `total` sizes (lines, UTF-16 characters), the agent's own `warning` (None when
     nothing is cut), the `dropped` entries, the `unreachable` topics, and the index that would be
     `generated` when there is none (None otherwise)."""
-    from mnemolint.agents import memory_reader, memory_readers
-    from mnemolint.commands.common import claim_memory_dir, find_memory_dir
-    from mnemolint.commands.preview import preview as facts
+    from mnemolint.agents import memory_readers
+    from mnemolint.memory_dirs import claim_memory_dir, find_memory_dir
+    from mnemolint.preview import memory, reader_of
 
     path = os.path.abspath(os.fspath(directory))
-    chosen = memory_reader(path).name if agent is None else agent
-    readers = {reader.name: reader for reader in memory_readers()}
-    if chosen not in readers:
-        raise ValueError(f"agent must be one of {', '.join(readers)}, not {chosen!r}")
+    names = [reader.name for reader in memory_readers()]
+    if agent is not None and agent not in names:
+        raise ValueError(f"agent must be one of {', '.join(names)}, not {agent!r}")
     settings = _settings(config, path)
     claim_memory_dir(settings, path)
-    return facts(find_memory_dir(path, settings), readers[chosen], settings.options)
+    memdir = find_memory_dir(path, settings)
+    return memory(memdir, reader_of(memdir, agent), settings.options)

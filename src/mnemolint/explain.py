@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from mnemolint.agents import CLAUDE_CODE, WAVE
+from mnemolint.agents import CLAUDE_CODE, WAVE, wave
 from mnemolint.agents.base import DROPS_FOLDER, Agent
 from mnemolint.kinds.rules import HOMES, RulesDir
 from mnemolint.parse.globs import NEGATED
@@ -89,7 +89,7 @@ def project_root(path: str) -> str:
     that work tree's top; else the outermost folder above `path` holding `.wave` or `.claude`,
     or its own folder."""
     absolute = os.path.abspath(path)
-    marker = os.sep + os.path.join(".wave", "worktrees") + os.sep
+    marker = os.sep + os.path.join(*wave.WORKTREES.split("/")) + os.sep
     if marker in absolute:
         return absolute.split(marker, 1)[0]
     folder = absolute if os.path.isdir(absolute) else os.path.dirname(absolute)

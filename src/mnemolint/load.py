@@ -3,90 +3,29 @@
 The one place that simulates the agents' index loaders, for the commands
 that show what an agent gets (`preview`, the post-write hook, the Python API) and for the index
 rules that count per reader. Both agents trim the text, keep its first 200 lines, then cut at the
-last newline at or before 25,000 UTF-16 units (a hard cut when there is none). Claude Code first
-removes the frontmatter and the block-level HTML comments: an index whose first 60 lines are a
-commented-out block is not over its cap there; its warning text is its profile's
-(agents/claude_code.py). Wave counts the file as it is (memoryEntrypoint.ts:42-99).
+last newline at or before 25,000 UTF-16 units (a hard cut when there is none). What each counts
+and the words of its warning are its profile's (`Memory.counted`, `Memory.warning`): Claude Code
+first removes the frontmatter and the block-level HTML comments, so an index whose first 60 lines
+are a commented-out block is not over its cap there; Wave counts the file as it is.
 
 Pure text in, facts out: nothing here reads a file, imports Markdown or YAML, or prints.
 """
 
 from __future__ import annotations
 
-import re
-
 from mnemolint.agents.base import Cut
 from mnemolint.parse.textutil import js_trim, utf16_len, utf16_prefix_index
-from mnemolint.patterns import Lazy
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
     from mnemolint.agents.base import Agent, Memory
 
-_COMMENT_START = re.compile(r"( {0,3})<!--")
-_COMMENT_SPAN = re.compile(r"<!--[\s\S]*?-->")
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
-_LIST_ITEM = Lazy(r" {0,3}(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)")
-
 
 def counted_text(text: str, reader: Agent) -> str:
-    """The text of `MEMORY.md` that `reader` counts against its caps (before trimming): Claude Code's
-    without the frontmatter as it splits it (up to the first `---`, cl32c) and block comments."""
-    if not reader.strips_index_markup:
-        return text
-    from mnemolint.agents.claude_code import split_frontmatter
-
-    return strip_block_comments(split_frontmatter(text)[1])
-
-
-def strip_block_comments(text: str) -> str:
-    """Claude Code's `stripHtmlCommentsFromTokens`: every top-level HTML block that starts with
-    `<!--` and holds a `-->` loses its comment spans (and, being a marked `html` token, the
-    newlines after it); what is left on its lines stays when it is not blank. An unclosed `<!--`,
-    a comment inside a paragraph line, a fence or a list item, stays. marked normalises line
-    endings to `\\n` when it lexes, which happens only when there is a comment."""
-    if "<!--" not in text:
-        return text
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    out: list[str] = []
-    fence: str | None = None
-    in_list = False
-    index = 0
-    while index < len(lines):
-        line = lines[index]
-        if fence is not None:
-            fence = None if line.strip().startswith(fence) else fence
-            out.append(line)
-            index += 1
-            continue
-        opened = _FENCE.match(line)
-        start = _COMMENT_START.match(line)
-        if opened:
-            fence = opened.group(1)
-        elif start and not (in_list and start.group(1)):
-            end = _block_end(lines, index, start.end())
-            if end is not None:
-                after = end + 1
-                while after < len(lines) - 1 and lines[after] == "":
-                    after += 1  # the token's raw takes the newlines after the block
-                block = "\n".join(lines[index:after]) + ("\n" if after < len(lines) else "")
-                residue = _COMMENT_SPAN.sub("", block)
-                if residue.strip():
-                    out.extend(residue.split("\n")[:-1] if residue.endswith("\n") else residue.split("\n"))
-                index = after
-                continue
-        if line.strip():
-            in_list = bool(_LIST_ITEM.match(line)) or (in_list and line[:1] in " \t")
-        out.append(line)
-        index += 1
-    return "\n".join(out)
-
-
-def _block_end(lines: list[str], index: int, column: int) -> int | None:
-    """The line holding the `-->` that closes a comment opened at `column` of line `index`."""
-    if "-->" in lines[index][column:]:
-        return index
-    return next((at for at in range(index + 1, len(lines)) if "-->" in lines[at]), None)
+    """The text of `MEMORY.md` that `reader` counts against its caps (before trimming): its profile's
+    `Memory.counted` (Claude Code's without the frontmatter and block comments), else the text."""
+    counted = reader.memory.counted if reader.memory is not None else None
+    return text if counted is None else counted(text)
 
 
 class Load:

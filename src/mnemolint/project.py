@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 
-from mnemolint.agents import CLAUDE_CODE, used_by
+from mnemolint.agents import CLAUDE_CODE, used_by, wave
 from mnemolint.gitrun import git, repository
 from mnemolint.options import defaults
 from mnemolint.paths import DEFAULT_EXCLUDES, inside
@@ -23,7 +23,7 @@ TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on ev
 if TYPE_CHECKING:
     from mnemolint.agents.base import Agent
 
-WORKTREES = (".wave", "worktrees")  # Wave's linked worktrees live in `.wave/worktrees/<name>/`
+WORKTREES = tuple(wave.WORKTREES.split("/"))  # Wave's linked worktrees live in `.wave/worktrees/<name>/`
 
 
 class Project:

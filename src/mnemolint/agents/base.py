@@ -182,6 +182,29 @@ class Session:
         return [path for place in places for path in self.files_of(place, nested=True)]
 
 
+class Part:
+    """What an agent keeps of one instruction file it loads (`Instructions.load`): `size` its
+    bytes, `kept` the bytes it reads (all of them unless its cap ran out), `budget` what was left
+    of the cap when it came to this file, `split` whether the cut falls inside a UTF-8 character
+    (shown as U+FFFD), `empty` whether the kept text is blank (it then takes no budget and joins
+    nothing), `blank` whether the whole file is, so that cutting it loses nothing."""
+
+    __slots__ = ("path", "size", "kept", "budget", "split", "empty", "blank")
+
+    def __init__(self, path: str, size: int, kept: int, budget: int, split: bool, empty: bool, blank: bool) -> None:
+        self.path = path
+        self.size = size
+        self.kept = kept
+        self.budget = budget
+        self.split = split
+        self.empty = empty
+        self.blank = blank
+
+    @property
+    def cut(self) -> bool:
+        return self.kept < self.size
+
+
 class Instructions:
     """Where an agent finds its instruction files and what it keeps of them.
 
@@ -193,7 +216,10 @@ class Instructions:
     (FILESYSTEM_ROOT, GIT_ROOT or SESSION; ON_TOUCH or NOT_BELOW); `max_bytes` and `cut`: its cap
     and how it cuts (SKIPS_WHOLE, CHAIN_BUDGET, NO_CAP); `strips`: what it removes before it
     counts or sends; `imports`; `session`: the walk (`Session`, or a subclass for an order the
-    fields cannot say)."""
+    fields cannot say); for `preview --agent`: `load(files, max_bytes)` what it keeps of the files
+    a session loads (`[(path, bytes)]` root first → `([Part], text)`), `describe(facts, shown,
+    visible)` the text of those facts (mnemolint/preview.py), `max_bytes_option` the option that
+    overrides `max_bytes`."""
 
     __slots__ = (
         "names",
@@ -207,6 +233,9 @@ class Instructions:
         "strips",
         "imports",
         "session",
+        "load",
+        "describe",
+        "max_bytes_option",
     )
 
     def __init__(
@@ -223,6 +252,9 @@ class Instructions:
         strips: tuple[str, ...] = (),
         imports: Imports | None = None,
         session: type[Session] = Session,
+        load: Callable[[list[tuple[str, bytes]], int], tuple[list[Part], str]] | None = None,
+        describe: Callable[[dict, Callable[[str], str], Callable[[str], str]], str] | None = None,
+        max_bytes_option: str | None = None,
     ) -> None:
         self.names = names
         self.fallback = fallback
@@ -235,6 +267,9 @@ class Instructions:
         self.strips = strips
         self.imports = imports
         self.session = session
+        self.load = load
+        self.describe = describe
+        self.max_bytes_option = max_bytes_option
 
     @property
     def every_name(self) -> tuple[str, ...]:
@@ -311,6 +346,15 @@ class Cut:
         self.dropped = dropped
         self.max_lines, self.max_chars = caps
 
+    def reason(self, size: str, limit: str) -> str:
+        """Why the index was cut, as both agents word it: over its characters (`size`, `limit` as the
+        agent says them), over its lines, or both."""
+        if self.over_chars and not self.over_lines:
+            return f"{size} (limit: {limit}) \u2014 index entries are too long"
+        if self.over_lines and not self.over_chars:
+            return f"{self.lines} lines (limit: {self.max_lines})"
+        return f"{self.lines} lines and {size}"
+
 
 class Memory:
     """The memory dir an agent loads: its index file `index` (`MEMORY.md`) cut to `max_lines` and
@@ -318,9 +362,21 @@ class Memory:
     line the agent quotes from what it dropped and the warning text it appends, its own words.
     Its memory scan (the manifest it is seeded with, `manifest`): `scan(text, max_depth)` the
     fields it takes from a topic, `scans_every_md` whether it lists every `.md` file of the dir
-    but the index (READMEs too), not only the topics."""
+    but the index (READMEs too), not only the topics. `counted(text)` the text it counts (None: the
+    file as it is), `strips` what that removes, in words; `shows_size(chars)` how its warning says a
+    size (Claude Code's `12.3KB`; None: in characters)."""
 
-    __slots__ = ("index", "max_lines", "max_chars", "strips", "warning", "scan", "scans_every_md")
+    __slots__ = (
+        "index",
+        "max_lines",
+        "max_chars",
+        "strips",
+        "warning",
+        "scan",
+        "scans_every_md",
+        "counted",
+        "shows_size",
+    )
 
     def __init__(
         self,
@@ -331,6 +387,8 @@ class Memory:
         scan: Callable[[str, int], dict],
         *,
         scans_every_md: bool = False,
+        counted: Callable[[str], str] | None = None,
+        shows_size: Callable[[int], str] | None = None,
         strips: tuple[str, ...] = (),
     ) -> None:
         self.index = index
@@ -339,6 +397,8 @@ class Memory:
         self.warning = warning
         self.scan = scan
         self.scans_every_md = scans_every_md
+        self.counted = counted
+        self.shows_size = shows_size
         self.strips = strips
 
 
@@ -432,7 +492,7 @@ class Agent:
     def strips_index_markup(self) -> bool:
         """It removes the frontmatter and block-level HTML comments of `MEMORY.md` before it counts
         the load caps (load.py)."""
-        return self.memory is not None and bool(self.memory.strips)
+        return self.memory is not None and self.memory.counted is not None
 
     @property
     def glob_style(self) -> str:

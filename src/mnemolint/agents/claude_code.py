@@ -236,13 +236,7 @@ def _json(path: str, limit: int = 1 << 20) -> dict:
 def index_warning(cut: Cut) -> tuple[str, str]:
     """The line Claude Code quotes when it cuts `MEMORY.md` (the line after the cut, trimmed,
     blank or not; none for a cut inside line 1) and the note it appends."""
-    lines, chars, max_lines, max_chars = cut.lines, cut.chars, cut.max_lines, cut.max_chars
-    if cut.over_chars and not cut.over_lines:
-        reason = f"{kilobytes(chars)} (limit: {kilobytes(max_chars)}) \u2014 index entries are too long"
-    elif cut.over_lines and not cut.over_chars:
-        reason = f"{lines} lines (limit: {max_lines})"
-    else:
-        reason = f"{lines} lines and {kilobytes(chars)}"
+    lines, reason = cut.lines, cut.reason(kilobytes(cut.chars), kilobytes(cut.max_chars))
     quoted = "" if cut.in_line else js_trim(cut.dropped[1])
     if cut.in_line:
         what = CUT_LINE_ONE.format(kept=cut.kept_units)
@@ -283,6 +277,71 @@ def shorten_at_word(text: str, limit: int) -> str:
 
 def _js_trim_end(text: str) -> str:
     return text[: len(text) - js_lstrip_count(text[::-1])]
+
+
+# --- What it counts and sends of a file: frontmatter and block-level HTML comments removed -----
+
+_COMMENT_START = re.compile(r"( {0,3})<!--")
+_COMMENT_SPAN = re.compile(r"<!--[\s\S]*?-->")
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+_LIST_ITEM = re.compile(r" {0,3}(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)")
+
+
+def counted(text: str) -> str:
+    """A file as Claude Code keeps it before it counts or sends it (`MEMORY.md`, an instruction
+    file): without the frontmatter as it splits it (up to the first `---`, cl32c) and without the
+    block-level HTML comments."""
+    return strip_block_comments(split_frontmatter(text)[1])
+
+
+def strip_block_comments(text: str) -> str:
+    """Claude Code's `stripHtmlCommentsFromTokens`: every top-level HTML block that starts with
+    `<!--` and holds a `-->` loses its comment spans (and, being a marked `html` token, the
+    newlines after it); what is left on its lines stays when it is not blank. An unclosed `<!--`,
+    a comment inside a paragraph line, a fence or a list item, stays. marked normalises line
+    endings to `\\n` when it lexes, which happens only when there is a comment."""
+    if "<!--" not in text:
+        return text
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    out: list[str] = []
+    fence: str | None = None
+    in_list = False
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if fence is not None:
+            fence = None if line.strip().startswith(fence) else fence
+            out.append(line)
+            index += 1
+            continue
+        opened = _FENCE.match(line)
+        start = _COMMENT_START.match(line)
+        if opened:
+            fence = opened.group(1)
+        elif start and not (in_list and start.group(1)):
+            end = _block_end(lines, index, start.end())
+            if end is not None:
+                after = end + 1
+                while after < len(lines) - 1 and lines[after] == "":
+                    after += 1  # the token's raw takes the newlines after the block
+                block = "\n".join(lines[index:after]) + ("\n" if after < len(lines) else "")
+                residue = _COMMENT_SPAN.sub("", block)
+                if residue.strip():
+                    out.extend(residue.split("\n")[:-1] if residue.endswith("\n") else residue.split("\n"))
+                index = after
+                continue
+        if line.strip():
+            in_list = bool(_LIST_ITEM.match(line)) or (in_list and line[:1] in " \t")
+        out.append(line)
+        index += 1
+    return "\n".join(out)
+
+
+def _block_end(lines: list[str], index: int, column: int) -> int | None:
+    """The line holding the `-->` that closes a comment opened at `column` of line `index`."""
+    if "-->" in lines[index][column:]:
+        return index
+    return next((at for at in range(index + 1, len(lines)) if "-->" in lines[at]), None)
 
 
 # --- Frontmatter ------------------------------------------------------------------------------
@@ -609,6 +668,8 @@ AGENT = Agent(
         INDEX_MAX_CHARS,
         index_warning,
         scan_fields,
+        counted=counted,
+        shows_size=kilobytes,
         strips=("frontmatter", "block-level HTML comments"),
     ),
     writes="`~/.claude/projects/<project>/memory/`",
@@ -622,6 +683,6 @@ AGENT = Agent(
 # counted (memdir.ts:283-312): the same agent, another loader, the same warning.
 AGENT_MEMORY = AGENT.variant(
     "agent memory",
-    Memory("MEMORY.md", INDEX_MAX_LINES, INDEX_MAX_CHARS, index_warning, scan_fields),
+    Memory("MEMORY.md", INDEX_MAX_LINES, INDEX_MAX_CHARS, index_warning, scan_fields, shows_size=kilobytes),
     "`.claude/agent-memory/<agent>/`",
 )

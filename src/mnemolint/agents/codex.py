@@ -7,7 +7,11 @@ shared harness, recorded in tests/oracle/codex/), its reading of the `AGENTS.md`
 
 from __future__ import annotations
 
-from mnemolint.agents.base import CHAIN_BUDGET, CLIENT, GIT_ROOT, NOT_BELOW, Agent, Instructions, Verified
+from mnemolint.agents.base import CHAIN_BUDGET, CLIENT, GIT_ROOT, NOT_BELOW, Agent, Instructions, Part, Verified
+
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 VERSION = "0.171.0"
 
@@ -34,42 +38,6 @@ FACTS: dict[str, tuple[str, ...]] = {
     "MAX_BYTES_SETTING": (),
 }
 
-AGENT = Agent(
-    "codex",
-    "Codex",
-    HOME,
-    verified=Verified(CLIENT, VERSION, "@openai/codex (npm); codex-rs/core/src/project_doc.rs @0bd53e4", "2026-12-01"),
-    facts=FACTS,
-    traces=(".codex/", "AGENTS.override.md"),
-    instructions=Instructions(
-        NAMES, first_only=True, walk=GIT_ROOT, below=NOT_BELOW, max_bytes=MAX_BYTES, cut=CHAIN_BUDGET
-    ),
-    frontmatter="none",  # an AGENTS.md is sent as it is
-)
-
-
-class Part:
-    """What Codex keeps of one file of an `AGENTS.md` chain: `size` its bytes, `kept` the bytes it
-    reads (all of them unless the budget ran out), `budget` what was left of the budget when it
-    came to this file, `split` whether the cut falls inside a UTF-8 character (Codex then shows
-    U+FFFD), `empty` whether the kept text is blank, so that it takes no budget and joins
-    nothing; `blank` whether the whole file is, so that cutting it loses nothing."""
-
-    __slots__ = ("path", "size", "kept", "budget", "split", "empty", "blank")
-
-    def __init__(self, path: str, size: int, kept: int, budget: int, split: bool, empty: bool, blank: bool) -> None:
-        self.path = path
-        self.size = size
-        self.kept = kept
-        self.budget = budget
-        self.split = split
-        self.empty = empty
-        self.blank = blank
-
-    @property
-    def cut(self) -> bool:
-        return self.kept < self.size
-
 
 def load(files: list[tuple[str, bytes]], max_bytes: int) -> tuple[list[Part], str]:
     """Codex's reading of the chain `files` (root first, one file per folder) within `max_bytes`:
@@ -93,3 +61,59 @@ def load(files: list[tuple[str, bytes]], max_bytes: int) -> tuple[list[Part], st
 def _splits_character(data: bytes, at: int) -> bool:
     """Whether a cut at byte `at` falls inside a UTF-8 sequence (the next byte is a continuation)."""
     return 0 < at < len(data) and 0x80 <= data[at] < 0xC0
+
+
+def describe(facts: dict, shown: Callable[[str], str], visible: Callable[[str], str]) -> str:
+    """What `preview --agent codex` prints of its facts (mnemolint/preview.instructions): each file of
+    the chain with what Codex reads of it, and the text it loads."""
+    import os
+
+    where = shown(facts["directory"])
+    unread = facts["unread"]
+    if not facts["files"] and not unread:
+        return f"No AGENTS.md on Codex's way from the git root to {where}: Codex loads no project doc there.\n"
+    lines = [f"Codex's AGENTS.md chain for a session in {where} ({MAX_BYTES_SETTING} {facts['max_bytes']:,}):"]
+    # One file a folder, root first: a deeper path comes later in the chain.
+    for entry in sorted([*facts["files"], *unread], key=lambda entry: entry["path"].count(os.sep)):
+        if "reason" in entry:  # what Codex would take from it is neither shown nor counted below
+            lines.append(f"  {shown(entry['path'])}: not read: {entry['reason']}")
+            continue
+        if not entry["cut"]:
+            state = "read whole"
+        elif entry["read"] == 0:
+            state = "never read"
+        else:
+            split = ", inside a UTF-8 character (shown as U+FFFD)" if entry["split"] else ""
+            state = f"cut after {entry['read']:,} bytes{split}"
+        lines.append(f"  {shown(entry['path'])}: {entry['bytes']:,} bytes, {state}")
+    if unread:
+        lines.append("Codex also loads what the files not read here hold; mnemolint shows none of it.")
+        if not facts["files"]:
+            return "\n".join(lines) + "\n"
+    read = " of the files read here" if unread else ""
+    lines.append(f"Codex loads {facts['loaded_bytes']:,} bytes{read}, the files joined with a blank line:")
+    lines.append("")
+    lines.extend(visible(line) for line in facts["loaded"].split("\n"))
+    return "\n".join(lines) + "\n"
+
+
+AGENT = Agent(
+    "codex",
+    "Codex",
+    HOME,
+    verified=Verified(CLIENT, VERSION, "@openai/codex (npm); codex-rs/core/src/project_doc.rs @0bd53e4", "2026-12-01"),
+    facts=FACTS,
+    traces=(".codex/", "AGENTS.override.md"),
+    instructions=Instructions(
+        NAMES,
+        first_only=True,
+        walk=GIT_ROOT,
+        below=NOT_BELOW,
+        max_bytes=MAX_BYTES,
+        cut=CHAIN_BUDGET,
+        load=load,
+        describe=describe,
+        max_bytes_option="codex-max-bytes",
+    ),
+    frontmatter="none",  # an AGENTS.md is sent as it is
+)

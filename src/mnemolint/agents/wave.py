@@ -41,6 +41,9 @@ INDEX_MAX_LINES = 200
 INDEX_MAX_CHARS = 25_000
 WARNING_ADVICE = "Keep index entries to one line under ~150 chars; move detail into topic files."
 QUOTE_MAX_CHARS = 80  # the first dropped line with text, its first 80 UTF-16 units
+# Its linked worktrees: `.wave/worktrees/<name>/`, each a checkout of the project, whose files its
+# path rules match by their checkout-relative path.
+WORKTREES = ".wave/worktrees"
 # Its frontmatter reader is a hand-written line reader: strings and string lists only, a
 # `metadata:` block one string (frontmatterYaml.ts).
 FRONTMATTER = "own lines"
@@ -52,6 +55,7 @@ FACTS: dict[str, tuple[str, ...]] = {
         "FALLBACK_NAMES",
         "RULES_FOLDERS",
         "GLOB_STYLE",
+        "WORKTREES",
         "INDEX_MAX_LINES",
         "INDEX_MAX_CHARS",
         "WARNING_ADVICE",
@@ -82,13 +86,7 @@ def index_warning(cut: Cut) -> tuple[str, str]:
     """The line Wave quotes when it cuts `MEMORY.md` (the first dropped line with text, trimmed)
     and its own warning text, which names the loss in characters (memoryEntrypoint.ts:73-99)."""
     quoted = js_trim(next((line for line in cut.dropped if js_trim(line)), ""))
-    lines, counted = cut.lines, f"{cut.chars} characters"
-    if cut.over_chars and not cut.over_lines:
-        reason = f"{counted} (limit: {cut.max_chars}) — index entries are too long"
-    elif cut.over_lines and not cut.over_chars:
-        reason = f"{lines} lines (limit: {cut.max_lines})"
-    else:
-        reason = f"{lines} lines and {counted}"
+    lines, reason = cut.lines, cut.reason(f"{cut.chars} characters", str(cut.max_chars))
     if cut.loaded_lines <= 1:
         what = f"everything after the first {cut.kept_units} characters of line 1 was cut off"
     else:

@@ -79,7 +79,7 @@ def _text(found: Explanation, shown: str, show_all: bool) -> str:
     if show_all:
         sections.append(("Conditional rules that do not apply", [_entry(entry) for entry in found.not_applying]))
     for title, items in sections:
-        if items or title.startswith(("Always", "Conditional rules that apply")):
+        if items or (found.reader.rules is not None and title.startswith(("Always", "Conditional rules that apply"))):
             lines.append(f"  {title}:")
             lines.extend(f"    {visible(item)}" for item in items or ["(none)"])
     return "\n".join(lines) + "\n"

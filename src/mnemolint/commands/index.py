@@ -65,8 +65,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _generate_index(directory: str, settings: Settings, write: bool, force: bool, check: bool) -> int:
-    from mnemolint.commands.common import find_memory_dir
     from mnemolint.fix import generate
+    from mnemolint.memory_dirs import find_memory_dir
     from mnemolint.parse.textutil import dominant_eol
     from mnemolint.report import ReportOptions, display_path
     from mnemolint.report import writer as reporter

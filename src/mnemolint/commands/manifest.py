@@ -122,7 +122,8 @@ def staleness_note(days: int) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     from mnemolint.clock import now
-    from mnemolint.commands.common import find_memory_dir, memory_dir_settings
+    from mnemolint.commands.common import memory_dir_settings
+    from mnemolint.memory_dirs import find_memory_dir
     from mnemolint.parse.textutil import visible
     from mnemolint.redact import redact
 

@@ -14,11 +14,16 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
-from mnemolint.agents import CLAUDE_CODE
-from mnemolint.agents.claude_code import DEFAULT_CHAR_LIMIT, DEFAULT_MODEL, MAX_BYTES, SMALL_WINDOW_CHAR_LIMIT, VERSION
+from mnemolint.agents.claude_code import (
+    DEFAULT_CHAR_LIMIT,
+    DEFAULT_MODEL,
+    MAX_BYTES,
+    SMALL_WINDOW_CHAR_LIMIT,
+    VERSION,
+    counted,
+)
 from mnemolint.discover.tree import Tree
 from mnemolint.kinds.instructions import claude_loads, placed
-from mnemolint.load import counted_text
 from mnemolint.model import ERROR, INFO, WARNING, Hit
 from mnemolint.options import INT, USER_MEMORY, Option
 from mnemolint.parse.imports import MAX_DEPTH, TRAILING, Edge, Expansion, Memo, expand, sensitive_target
@@ -233,7 +238,7 @@ def claude_md_too_large(tree: Tree, options: dict) -> Iterator[Hit]:
             if path in measured:
                 continue
             measured.add(path)
-            size = utf16_len(counted_text(expansion.texts[path], CLAUDE_CODE))
+            size = utf16_len(counted(expansion.texts[path]))
             if size <= limit:
                 continue
             imported = path != expansion.root

@@ -1,5 +1,5 @@
-"""CDX: what Codex really loads of the `AGENTS.md` files (openai/codex
-codex-rs/core/src/project_doc.rs @0bd53e4).
+"""CDX: what Codex really loads of the `AGENTS.md` files (its profile, agents/codex.py: openai/codex
+codex-rs/core/src/project_doc.rs @0bd53e4, verified on the client).
 
 Codex reads one file per folder, from the git root down to the folder it works in
 (`AGENTS.override.md` where there is one, else `AGENTS.md`), and stops at a combined
@@ -13,6 +13,7 @@ import os
 from collections.abc import Iterator
 
 from mnemolint.agents import codex
+from mnemolint.agents.base import Part
 from mnemolint.discover.tree import Tree
 from mnemolint.kinds.instructions import AGENTS_MD, AGENTS_OVERRIDE_MD, INSTRUCTION_FILE, codex_chain
 from mnemolint.model import ERROR, WARNING, Hit
@@ -23,19 +24,19 @@ from mnemolint.rules.base import TREE, Family, rule
 MAX_BYTES = Option(
     "codex-max-bytes",
     INT,
-    32_768,
-    "bytes of the `AGENTS.md` chain Codex loads: its `project_doc_max_bytes` (project_doc.rs), for teams "
+    codex.MAX_BYTES,
+    f"bytes of the `AGENTS.md` chain Codex loads: its `{codex.MAX_BYTES_SETTING}` (project_doc.rs), for teams "
     "that raised it (`--codex-max-bytes`)",
 )
 
 
-def chains(tree: Tree, max_bytes: int) -> list[tuple[str, list[Document], list[codex.Part]]]:
+def chains(tree: Tree, max_bytes: int) -> list[tuple[str, list[Document], list[Part]]]:
     """For each folder holding a file Codex reads, the chain Codex reads for a session there and
     what it keeps of each file; computed once per run."""
     return tree.derived(f"codex chains {max_bytes}", lambda tree: _chains(tree, max_bytes))
 
 
-def _chains(tree: Tree, max_bytes: int) -> list[tuple[str, list[Document], list[codex.Part]]]:
+def _chains(tree: Tree, max_bytes: int) -> list[tuple[str, list[Document], list[Part]]]:
     known = {
         document.path: document
         for document in tree.documents
