@@ -164,7 +164,11 @@ def lint(paths: list[str], settings: Settings, fixed: dict[str, str] | None = No
         found.extend(_check_container(container, dispatch.per_container.get(container.type, ()), tree, options, errors))
     for rule in dispatch.tree:
         found.extend(hit for hit in _run(rule, tree, tree.root, options, errors) if tree.in_focus(hit.path))
-    return Result(_filter(found, tree, settings), tree, errors)
+    from mnemolint.affected import name_agents
+
+    kept = _filter(found, tree, settings)
+    name_agents(kept, tree)
+    return Result(kept, tree, errors)
 
 
 def _open_cache(settings: Settings, rules: list[Rule]) -> cache_module.Cache:
