@@ -258,3 +258,28 @@ def test_the_opc_rules_are_preview_only(tmp_path: Path) -> None:
     write_tree(tmp_path, {"AGENTS.md": "", "CLAUDE.md": "claude\n", "opencode.json": '{"instructions": ["x.md"]}'})
     git("init", "-q", cwd=tmp_path)
     assert not [code for code in codes(run_lint(tmp_path)) if code.startswith("OPC")]
+
+
+def test_explain_rules_shows_each_agent_the_project_uses_reading_one_agents_md(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path, {"AGENTS.md": "shared\n", "opencode.json": "{}\n", ".claude/settings.json": "{}\n", "x.ts": ""}
+    )
+    git("init", "-q", cwd=tmp_path)
+    done = run_cli("explain-rules", "--output-format", "json", "x.ts", cwd=tmp_path, env={"HOME": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    shown = {agent["agent"]: agent["project_memory"] for agent in json.loads(done.stdout)["agents"]}
+    assert shown == {"claude-code": ["AGENTS.md"], "opencode": ["AGENTS.md"]}
+
+
+def test_a_finding_about_an_agents_md_names_the_agents_it_affects(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"AGENTS.md": "", "CLAUDE.md": "claude\n", "opencode.json": "{}\n"})
+    git("init", "-q", cwd=tmp_path)
+    done = run_cli("check", "--preview", "--no-cache", "--output-format", "json", ".", cwd=tmp_path)
+    agents = {(f["path"], f["code"]): f.get("agents") for f in json.loads(done.stdout)}
+    assert agents[("AGENTS.md", "OPC003")] == ["opencode"]  # Claude Code reads the CLAUDE.md beside it
+    assert agents[("CLAUDE.md", "OPC002")] == ["claude-code"]  # OpenCode takes the AGENTS.md beside it
+    sarif = json.loads(
+        run_cli("check", "--preview", "--no-cache", "--output-format", "sarif", ".", cwd=tmp_path).stdout
+    )
+    results = sarif["runs"][0]["results"]
+    assert any(result.get("properties", {}).get("agents") == ["opencode"] for result in results)
