@@ -1,7 +1,7 @@
 """What an agent injects when it reads one file: `mnemolint explain-rules` (path rules and nested
 memory). The same kinds, readings and matchers as the WAV rules, asked the other way round: not
 "does this glob match anything" but "what does this file bring into context, and why". What
-Claude Code loads is its reader profile's (agents/claude_code.py, kinds/instructions.ClaudeSession).
+an agent loads is its profile's (agents/: its `Session`, its `RulesDirs`).
 """
 
 from __future__ import annotations

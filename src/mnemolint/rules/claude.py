@@ -1,7 +1,7 @@
 """CLD: what Claude Code really loads of `CLAUDE.md`, `.claude/CLAUDE.md`, `CLAUDE.local.md`,
 `.claude/rules` files and, where it falls back to them, `AGENTS.md` files — their `@path` imports
 followed as its loader follows them (parse/imports.py), and the size of each file. The facts are
-Claude Code's reader profile (agents/claude_code.py).
+Claude Code's profile (agents/claude_code.py).
 
 Claude Code drops a broken import without a word: an import that finds no file, that took a
 sentence's comma into its path, that sits one level too deep, that closes a cycle or that sits in
