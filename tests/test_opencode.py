@@ -283,3 +283,16 @@ def test_a_finding_about_an_agents_md_names_the_agents_it_affects(tmp_path: Path
     )
     results = sarif["runs"][0]["results"]
     assert any(result.get("properties", {}).get("agents") == ["opencode"] for result in results)
+
+
+def test_a_glob_lists_a_bounded_number_of_entries_and_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mnemolint.agents import opencode
+
+    write_tree(tmp_path, {f"docs/d{i:02d}/n{j}.md": "x\n" for i in range(20) for j in range(5)})
+    write_tree(tmp_path, {"opencode.json": '{"instructions": ["**/*.md"]}'})
+    git("init", "-q", cwd=tmp_path)
+    monkeypatch.setattr(opencode, "GLOB_MAX_ENTRIES", 30)
+    facts = loads(_session(tmp_path))
+    assert facts["partial"] == ["**/*.md"] and 0 < len(facts["files"]) < 100
+    monkeypatch.setattr(opencode, "GLOB_MAX_ENTRIES", 10_000)
+    assert len(loads(_session(tmp_path))["files"]) == 100

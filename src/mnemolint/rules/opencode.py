@@ -29,8 +29,13 @@ TITLE = f"OpenCode {VERSION}"
 NO_SWITCHES: dict[str, str] = {}  # the environment the rules judge a session in
 
 
-def _uses_opencode(tree: Tree) -> bool:
-    return tree.project_at(tree.root).uses(OPENCODE)
+def _named(tree: Tree, names: tuple[str, ...]) -> Iterator[Document]:
+    """The instruction files called one of `names`, in a project that uses OpenCode (none else)."""
+    if not tree.project_at(tree.root).uses(OPENCODE):
+        return
+    for document in tree.documents:
+        if document.kind is INSTRUCTION_FILE and os.path.basename(document.path) in names:
+            yield document
 
 
 def _session_folder(config: str) -> str:
@@ -128,12 +133,10 @@ def _agents(name: str) -> str:
     preview=PREVIEW,
 )
 def instruction_file_shadowed(tree: Tree, options: dict) -> Iterator[Hit]:
-    if not _uses_opencode(tree):
-        return
     claimed = _claimed(tree)
-    for document in tree.documents:
+    for document in _named(tree, PROJECT_NAMES[1:]):
         name = os.path.basename(document.path)
-        if document.kind is not INSTRUCTION_FILE or name not in PROJECT_NAMES[1:] or document.path in claimed:
+        if document.path in claimed:
             continue
         folder = os.path.dirname(document.path)
         winner = opencode_session(folder, {}, options, NO_SWITCHES).folder_file(folder)
@@ -159,11 +162,7 @@ def instruction_file_shadowed(tree: Tree, options: dict) -> Iterator[Hit]:
     preview=PREVIEW,
 )
 def empty_agents_md_hides(tree: Tree, options: dict) -> Iterator[Hit]:
-    if not _uses_opencode(tree):
-        return
-    for document in tree.documents:
-        if document.kind is not INSTRUCTION_FILE or os.path.basename(document.path) != PROJECT_NAMES[0]:
-            continue
+    for document in _named(tree, PROJECT_NAMES[:1]):
         if document.text != "":
             continue
         folder = os.path.dirname(document.path)
