@@ -40,8 +40,8 @@ SOURCE_READ = "2026-12-02"  # the day its instruction and config code was read i
 
 # ------------------------------------------------------------------ instruction files
 PROJECT_NAMES = ("AGENTS.md", "CLAUDE.md", "CONTEXT.md")  # the first name found on the way wins
-CLAUDE_NAME = "CLAUDE.md"  # left out of PROJECT_NAMES (and ~/.claude/CLAUDE.md of the global ones) when
-DISABLE_CLAUDE_ENV = ("OPENCODE_DISABLE_CLAUDE_CODE", "OPENCODE_DISABLE_CLAUDE_CODE_PROMPT")  # one is true
+CLAUDE_NAME = "CLAUDE.md"  # dropped, with ~/.claude/CLAUDE.md, when one of these is true:
+DISABLE_CLAUDE_ENV = ("OPENCODE_DISABLE_CLAUDE_CODE", "OPENCODE_DISABLE_CLAUDE_CODE_PROMPT")
 GLOBAL_NAME = "AGENTS.md"  # in the config folder, before `~/.claude/CLAUDE.md`
 CLAUDE_GLOBAL = (".claude", "CLAUDE.md")  # under the home folder
 WINNER_STANDS_EMPTY = True  # an empty file of the winning name still wins: nothing loads (oc01e, oc03d)
@@ -62,6 +62,9 @@ URL_PREFIXES = ("https://", "http://")  # an entry fetched at every start (5 s),
 GLOB_DOT = True  # a glob's `*` matches dot files; `**` does not follow linked folders; files only
 ABSOLUTE_GLOBS_LAST_PART = True  # `/x/*.md` globs only its last part, in its own folder
 
+# Each fact and the oracle cases that show it; () for one read in the source bundled in the
+# opencode-ai 1.18.33 package (SOURCE_READ), which no offline run shows (a URL fetch, an environment
+# switch the cases do not set, how its glob treats links).
 VERIFIED: dict[str, tuple[str, ...]] = {
     "PROJECT_NAMES": ("oc01a_agents_and_claude", "oc01b_claude_only", "oc01d_context_only"),
     "DISABLE_CLAUDE_ENV": ("oc01c_claude_disabled", "oc03c_global_claude_disabled"),
