@@ -128,6 +128,14 @@ def _instructions_cases(cases: CaseWriter) -> None:
     )
     write_tree(case / "home", {".config/opencode/opencode.json": _config("global.md")})
 
+    # OPENCODE_DISABLE_PROJECT_CONFIG: no project file, no project config, no relative entry
+    case = cases.new("oc04e_project_config_disabled", "opencode", env="OPENCODE_DISABLE_PROJECT_CONFIG=1\n", **GIT)
+    write_tree(
+        case / "project",
+        {"AGENTS.md": "MARK-AGENTS-MD\n", "opencode.json": _config("rules.md"), "rules.md": "MARK-RULES\n"},
+    )
+    write_tree(case / "home", {".config/opencode/AGENTS.md": "MARK-GLOBAL-AGENTS\n"})
+
     # OPENCODE_DISABLE_CLAUDE_CODE_PROMPT does not stop an `instructions` entry naming CLAUDE.md
     case = cases.new("oc04d_instructions_claude_md", "opencode", env=NO_CLAUDE, **GIT)
     write_tree(case / "project", {"opencode.json": _config("CLAUDE.md"), "CLAUDE.md": "MARK-CLAUDE-MD\n"})

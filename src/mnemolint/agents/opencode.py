@@ -63,8 +63,8 @@ GLOB_DOT = True  # a glob's `*` matches dot files; `**` does not follow linked f
 ABSOLUTE_GLOBS_LAST_PART = True  # `/x/*.md` globs only its last part, in its own folder
 
 # Each fact and the oracle cases that show it; () for one read in the source bundled in the
-# opencode-ai 1.18.33 package (SOURCE_READ), which no offline run shows (a URL fetch, an environment
-# switch the cases do not set, how its glob treats links).
+# opencode-ai 1.18.33 package (SOURCE_READ), which no case shows (a URL fetch, how its glob treats
+# dot files and links).
 VERIFIED: dict[str, tuple[str, ...]] = {
     "PROJECT_NAMES": ("oc01a_agents_and_claude", "oc01b_claude_only", "oc01d_context_only"),
     "DISABLE_CLAUDE_ENV": ("oc01c_claude_disabled", "oc03c_global_claude_disabled"),
@@ -80,7 +80,7 @@ VERIFIED: dict[str, tuple[str, ...]] = {
     "CONFIG_FOLDER": ("oc04c_instructions_merged",),
     "GLOBAL_CONFIG_NAMES": ("oc04c_instructions_merged",),
     "INSTRUCTIONS_KEY": ("oc04a_instructions", "oc04b_instructions_lookup", "oc04c_instructions_merged"),
-    "DISABLE_PROJECT_CONFIG_ENV": (),
+    "DISABLE_PROJECT_CONFIG_ENV": ("oc04e_project_config_disabled",),
     "URL_PREFIXES": (),
     "GLOB_DOT": (),
     "ABSOLUTE_GLOBS_LAST_PART": ("oc04a_instructions",),
