@@ -13,7 +13,14 @@ from __future__ import annotations
 import os
 
 from mnemolint.agents import OPENCODE
-from mnemolint.agents.opencode import CLAUDE_NAME, CONFIG_NAMES, OpenCodeSession, global_files, project_names
+from mnemolint.agents.opencode import (
+    CLAUDE_NAME,
+    CONFIG_NAMES,
+    DISABLE_PROJECT_CONFIG_ENV,
+    OpenCodeSession,
+    global_files,
+    project_names,
+)
 from mnemolint.kinds.base import Kind
 from mnemolint.kinds.instructions import documents, session
 
@@ -76,8 +83,8 @@ def loads(walk: OpenCodeSession) -> dict:
 def not_loaded(walk: OpenCodeSession) -> list[dict[str, str]]:
     """The instruction files standing on the session's way that OpenCode leaves out, and why: a
     project file of a name that loses to the first name found (`AGENTS.md` before `CLAUDE.md`
-    before `CONTEXT.md`, anywhere up to the git root), `CLAUDE.md` files when the environment
-    turns them off, and the global file that loses to the other."""
+    before `CONTEXT.md`, anywhere up to the git root), `CLAUDE.md` files or every project file when
+    the environment turns them off, and the global file that loses to the other."""
     left: list[dict[str, str]] = []
     won = walk.project_files()[1]
     names = project_names(bool(walk.no_claude))
@@ -86,7 +93,9 @@ def not_loaded(walk: OpenCodeSession) -> list[dict[str, str]]:
             path = os.path.join(place, name)
             if path in won or not walk.probe.exists(path):
                 continue
-            if name not in names:
+            if walk.no_project:
+                why = f"{DISABLE_PROJECT_CONFIG_ENV} is set: OpenCode reads no project file"
+            elif name not in names:
                 why = f"{walk.no_claude} is set: OpenCode reads no {CLAUDE_NAME}"
             else:
                 first = os.path.relpath(won[0], walk.folder).replace(os.sep, "/")
