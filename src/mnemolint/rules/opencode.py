@@ -16,7 +16,15 @@ import os
 from collections.abc import Iterator
 
 from mnemolint.agents import OPENCODE, readers_of
-from mnemolint.agents.opencode import CONFIG_FOLDER, PROJECT_NAMES, VERSION, is_url, read_config, substituted
+from mnemolint.agents.opencode import (
+    CLAUDE_NAME,
+    CONFIG_FOLDER,
+    PROJECT_NAMES,
+    VERSION,
+    is_url,
+    read_config,
+    substituted,
+)
 from mnemolint.discover.tree import Tree
 from mnemolint.kinds.instructions import INSTRUCTION_FILE
 from mnemolint.kinds.opencode import OPENCODE_CONFIG, opencode_session
@@ -128,13 +136,12 @@ def _agents(name: str) -> str:
     "instruction-file-shadowed",
     WARNING,
     reads=TREE,
-    summary="A `CLAUDE.md` or `CONTEXT.md` that OpenCode never loads: an `AGENTS.md` beside it wins, at "
-    "the start and on a read below.",
+    summary="A `CLAUDE.md` that OpenCode never loads: an `AGENTS.md` beside it wins, at the start and on a read below.",
     preview=PREVIEW,
 )
 def instruction_file_shadowed(tree: Tree, options: dict) -> Iterator[Hit]:
     claimed = _claimed(tree)
-    for document in _named(tree, PROJECT_NAMES[1:]):
+    for document in _named(tree, (CLAUDE_NAME,)):  # a CONTEXT.md is no instruction file mnemolint lints
         name = os.path.basename(document.path)
         if document.path in claimed:
             continue
