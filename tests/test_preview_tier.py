@@ -31,7 +31,7 @@ def found(*args: str, cwd: Path) -> tuple[set[str], str]:
 
 
 def test_the_three_rules_start_in_preview() -> None:
-    assert PREVIEW == {"MEM109", "MEM209", "SEC001"}
+    assert PREVIEW == {"MEM109", "MEM209", "SEC001", "OPC001", "OPC002", "OPC003"}
 
 
 def test_a_preview_rule_is_off_by_default_and_on_with_preview(tmp_path: Path) -> None:
