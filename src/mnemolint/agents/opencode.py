@@ -240,7 +240,7 @@ class OpenCodeSession(Session):
 
     def sends(self, path: str) -> bool:
         """Whether OpenCode sends the file at `path`: it has a character (blanks count)."""
-        text = self.probe.text(path)  # type: ignore[attr-defined]
+        text = self.probe.text(path)
         return self.probe.loads(path) if text is None else text != ""
 
     # -- the three sources, in OpenCode's order
@@ -279,7 +279,7 @@ class OpenCodeSession(Session):
         first comes."""
         merged: dict[str, str] = {}
         for path in self.configs():
-            for entry, _ in read_config(self.probe.text(path) or "").instructions:  # type: ignore[attr-defined]
+            for entry, _ in read_config(self.probe.text(path) or "").instructions:
                 merged.setdefault(entry, path)
         return list(merged.items())
 
@@ -324,7 +324,7 @@ class OpenCodeSession(Session):
         pending = [(folder, 1)]
         while pending and budget[0] > 0:
             place, level = pending.pop()
-            for name, is_folder in self.probe.listing(place):  # type: ignore[attr-defined]
+            for name, is_folder in self.probe.listing(place):
                 budget[0] -= 1
                 path = os.path.join(place, name)
                 if is_folder:
