@@ -64,12 +64,13 @@ def memory_reader(path: str) -> Agent:
 
 def instruction_names() -> tuple[str, ...]:
     """Every file name an agent reads as instructions (the last part of each of its names)."""
-    found = [
-        name.rpartition("/")[2]
-        for agent in AGENTS
-        if agent.instructions is not None
-        for name in agent.instructions.every_name
-    ]
+    return tuple(dict.fromkeys(name.rpartition("/")[2] for name in instruction_paths()))
+
+
+def instruction_paths() -> tuple[str, ...]:
+    """Every instruction file an agent reads in a folder, as it stands there (`CLAUDE.md`,
+    `.claude/CLAUDE.md`, …)."""
+    found = [name for agent in AGENTS if agent.instructions is not None for name in agent.instructions.every_name]
     return tuple(dict.fromkeys(found))
 
 

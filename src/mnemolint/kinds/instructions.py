@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable
 from itertools import islice
 
-from mnemolint.agents import CLAUDE_CODE, CODEX, instruction_names, reader_of
+from mnemolint.agents import CLAUDE_CODE, CODEX, instruction_names, instruction_paths, reader_of
 from mnemolint.agents.base import SKIPS_WHOLE, Agent
 from mnemolint.agents.claude_code import BLOCKS_FALLBACK, FALLBACK_NAMES
 from mnemolint.kinds.base import Kind
@@ -29,27 +29,27 @@ if TYPE_CHECKING:
 AGENTS_MD = "AGENTS.md"
 AGENTS_OVERRIDE_MD = "AGENTS.override.md"  # Codex's local override: it wins over `AGENTS.md`
 CLAUDE_MD = "CLAUDE.md"
-CLAUDE_LOCAL_MD = "CLAUDE.local.md"
-NAMES = instruction_names()  # every agent's
+NAMES = instruction_names()  # every agent's file names
+PLACES = instruction_paths()  # and the names as they stand in a folder (`.claude/CLAUDE.md` too)
 LISTING_MAX = 10_000  # entries of one folder a probe lists (a session walk's globs)
-
-
 DOT_CLAUDE_MD = f"{CLAUDE_CODE.home}/{CLAUDE_MD}"  # read by Claude Code as the folder's own CLAUDE.md
 
 
 def placed(path: str) -> tuple[str, str]:
-    """The folder an instruction file speaks for, and its name there: `.claude/CLAUDE.md` speaks for
-    the folder above `.claude` (claudemd.ts:878-933), as `DOT_CLAUDE_MD`."""
+    """The folder an instruction file speaks for, and its name there: a file an agent reads from a
+    folder inside the one it speaks for (`.claude/CLAUDE.md`: claudemd.ts:878-933) speaks for the
+    folder above it."""
     folder, name = os.path.split(path)
-    if os.path.basename(folder) == CLAUDE_CODE.home:
-        return os.path.dirname(folder), f"{CLAUDE_CODE.home}/{name}"
+    inner = f"{os.path.basename(folder)}/{name}"
+    if inner in PLACES:
+        return os.path.dirname(folder), inner
     return folder, name
 
 
 def _companions(path: str) -> list[str]:
     """The other instruction files of the folder it speaks for."""
     folder = placed(path)[0]
-    paths = [os.path.join(folder, *name.split("/")) for name in (*NAMES, DOT_CLAUDE_MD)]
+    paths = [os.path.join(folder, *name.split("/")) for name in PLACES]
     return [other for other in paths if other != path and os.path.isfile(other)]
 
 
