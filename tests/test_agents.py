@@ -12,7 +12,7 @@ import pytest
 from conftest import write_tree
 
 from mnemolint import agents
-from mnemolint.agents import AGENTS, CLAUDE_CODE, CODEX, WAVE, by_name, reader_of, readers_of, used_by
+from mnemolint.agents import AGENTS, CLAUDE_CODE, CODEX, OPENCODE, WAVE, by_name, reader_of, readers_of, used_by
 from mnemolint.agents.base import CLIENT, DOCS, SOURCE, Agent, Instructions, Session, Verified
 from mnemolint.errors import ConfigError
 from mnemolint.kinds.instructions import INSTRUCTION_FILE, session
@@ -42,7 +42,7 @@ def test_verified_refuses_an_unknown_way() -> None:
 
 
 def test_the_registry_derives_the_choices_the_kind_and_the_readers() -> None:
-    assert agents.names()[:4] == ("wave", "claude-code", "codex", "gemini-cli")
+    assert agents.names()[:5] == ("wave", "claude-code", "codex", "gemini-cli", "opencode")
     assert agents.names() == AGENTS_OPTION.choices
     assert by_name("codex") is CODEX
     for name in ("AGENTS.md", "CLAUDE.md", "CLAUDE.local.md", "AGENTS.override.md"):
@@ -51,6 +51,7 @@ def test_the_registry_derives_the_choices_the_kind_and_the_readers() -> None:
     assert reader_of("AGENTS.md") is WAVE and reader_of("CLAUDE.md") is CLAUDE_CODE
     assert reader_of("AGENTS.override.md") is CODEX
     assert readers_of("AGENTS.md")[:3] == (WAVE, CLAUDE_CODE, CODEX)  # Claude Code as its fallback
+    assert OPENCODE in readers_of("AGENTS.md")
     assert readers_of("CLAUDE.local.md") == (CLAUDE_CODE,)
     assert agents.memory_reader(os.path.join("/h", ".wave", "projects", "x", "memory")) is WAVE
     assert [reader.name for reader in agents.memory_readers()] == ["wave", "claude-code"]

@@ -48,6 +48,8 @@ def _aspects(recorded: dict) -> list[str]:
         return ["instructions", "check"]
     if recorded["client"] == "gemini-cli":
         return ["gemini-start", "gemini-touch", "check"] if recorded["session"]["reads"] else ["gemini-start", "check"]
+    if recorded["client"] == "opencode":
+        return ["opencode", "check"]
     memory = any(f["kind"] == "auto-memory" for f in recorded["files"])
     return (["memory", "mem101"] if memory else []) + ["files", "check"]
 
@@ -72,7 +74,7 @@ class Mnemolint:
     """mnemolint's CLI, in process, as a user of this session (its $HOME) runs it."""
 
     def __init__(self, session: casetree.Session, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
-        self.session, self.capsys = session, capsys
+        self.session, self.capsys, self.monkeypatch = session, capsys, monkeypatch
         monkeypatch.setenv("HOME", str(session.home))
         monkeypatch.setenv("NO_COLOR", "1")
         monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
@@ -269,6 +271,35 @@ def _replay_gemini_touch(recorded: dict, ml: Mnemolint) -> None:
     assert listed == real, f"{recorded['case']}: files added on a read\n  Gemini CLI: {real}\n  mnemolint: {listed}"
 
 
+def _replay_opencode(recorded: dict, ml: Mnemolint) -> None:
+    """`preview --agent opencode` lists the files OpenCode sent at the start, in its order and
+    whole; `explain-rules --agent opencode` the ones it attached on each read."""
+    session = ml.session
+    for line in (session.option("env") or "").splitlines():
+        ml.monkeypatch.setenv(*line.split("=", 1))
+    _, preview = ml.json("preview", "--agent", "opencode", "--output-format", "json", str(session.cwd))
+    assert isinstance(preview, dict)
+
+    def said(path: str) -> str:
+        return session.placeholder(os.path.normpath(os.path.join(os.getcwd(), os.path.expanduser(path))))
+
+    ours = [(said(f["path"]), f["bytes"]) for f in preview["files"] if f["sent"]]
+    real = [(f["path"], f["bytes"]) for f in recorded["files"] if f["place"] == "system"]
+    assert ours == real, (
+        f"{recorded['case']}: files at the start (path, bytes)\n"
+        f"  OpenCode {recorded['client_version']}: {real}\n  mnemolint preview --agent opencode: {ours}"
+    )
+    attached: list[str] = []
+    for read in session.reads:
+        args = ["explain-rules", "--agent", "opencode", "--root", str(session.cwd), "--output-format", "json"]
+        _, explained = ml.json(*args, str(session.project / read))
+        assert isinstance(explained, dict)
+        nested = [said(os.path.join(explained["project"], p)) for p in explained["agents"][0]["nested"]]
+        attached += [path for path in nested if path not in attached]
+    sent = [f["path"] for f in recorded["files"] if f["place"] == "read"]
+    assert attached == sent, f"{recorded['case']}: attached on read\n  OpenCode: {sent}\n  mnemolint: {attached}"
+
+
 REPLAY = {
     "gemini-start": _replay_gemini_start,
     "gemini-touch": _replay_gemini_touch,
@@ -277,6 +308,7 @@ REPLAY = {
     "files": _replay_files,
     "instructions": _replay_instructions,
     "check": _replay_check,
+    "opencode": _replay_opencode,
 }
 
 

@@ -455,6 +455,7 @@ def _diagnostic(item: tuple, path: str) -> Diagnostic:
     ) = item
     made.path = path
     made.fix = None
+    made.agents = ()  # set for the run once the findings are filtered (affected.py)
     if fix is not None:
         applicability, message, edits, fix_path = fix
         made.fix = Fix(applicability, message, tuple(Edit(*edit) for edit in edits), path=fix_path)

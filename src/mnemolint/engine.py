@@ -186,11 +186,14 @@ def lint(
         found.extend(_check_container(container, dispatch.per_container.get(container.type, ()), tree, options, errors))
     for rule in dispatch.tree:
         found.extend(hit for hit in _run(rule, tree, tree.root, options, errors) if tree.in_focus(hit.path))
+    from mnemolint.affected import name_agents
+
     used: dict[str, set[suppress.Mark]] = {}
     kept = _filter(found, tree, settings, used)
     if dispatch.suppressions:
         kept += _audit(focused, used, dispatch, tree, settings, errors)
         kept.sort(key=Diagnostic.sort_key)
+    name_agents(kept, tree)
     return Result(kept, tree, errors)
 
 

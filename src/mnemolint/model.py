@@ -110,7 +110,8 @@ class Hit:
 class Diagnostic:
     """A finding as reported: rule code and name, effective severity, location, optional fix.
 
-    `path` is absolute; reporters make it relative for display.
+    `path` is absolute; reporters make it relative for display. `agents`: for a finding about an
+    instruction file, the agents that read it (affected.py).
     """
 
     __slots__ = (
@@ -125,6 +126,7 @@ class Diagnostic:
         "end_column",
         "fix",
         "related",
+        "agents",
     )
 
     def __init__(self, code: str, name: str, severity: str, path: str, hit: Hit) -> None:
@@ -139,6 +141,7 @@ class Diagnostic:
         self.end_column = hit.end_column
         self.fix = hit.fix
         self.related = hit.related
+        self.agents: tuple[str, ...] = ()  # an instruction file's: the agents it affects (affected.py)
 
     def sort_key(self) -> tuple[str, int, int, str]:
         return (self.path, self.line or 0, self.column or 0, self.code)

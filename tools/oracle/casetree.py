@@ -19,7 +19,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))  # so that a cases_* module can import its siblings (cases_base)
 from cases_base import HOME_TOKEN  # noqa: E402
 
-CLIENTS = ("claude", "codex", "gemini-cli")
+CLIENTS = ("claude", "codex", "gemini-cli", "opencode")
 DUMMY_KEY = "dummy-key-not-real-0000"  # the only key a client is given; the fake API takes any
 # A fixed identity and none of the user's git config, for the `git` cases.
 GIT_ENV = {

@@ -3,8 +3,9 @@
 A fixture keeps, per included file, its path (said with <PROJECT>/<HOME>/<SLUG>), where and when
 it was sent, its line / UTF-16 / byte counts and a sha256 of the included text (that text, too,
 with this machine's folders said as placeholders, so a recording is the same everywhere), and the
-notes the client appended about it (`> WARNING: MEMORY.md …`); for Codex, the joined `<INSTRUCTIONS>` of its
-AGENTS.md block by size and digest. The client's own prompt text (system prompt, tool
+notes the client appended about it (`> WARNING: MEMORY.md …`); for Codex, the joined
+`<INSTRUCTIONS>` of its AGENTS.md block by size and digest; for OpenCode, each `Instructions from:`
+file it sent, and where (extract_opencode.py). The client's own prompt text (system prompt, tool
 descriptions, reminders) is never kept: it is not ours to copy, and only the user's part is a fact
 about the user's files. The case markers (`MARK-…`, our own text) found outside those sections —
 a Read file's content, a side request — are kept as a list, so nothing else the client sent of
@@ -19,6 +20,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import extract_opencode
 from casetree import Session
 
 # Claude Code: "Contents of PATH (LABEL):\n\n" starts a file; the label says what the file is. A file
@@ -136,9 +138,23 @@ def fixture(session: Session, capture: Path, version: str) -> dict[str, object]:
         body = request.get("body")
         if not isinstance(body, dict):
             continue
-        for place, text in _strings(body, ""):
+        opencode = session.client == "opencode"
+        for place, text in extract_opencode.strings(body) if opencode else _strings(body, ""):
             spans: list[tuple[int, int]] = []
-            if session.client == "claude":
+            if opencode:
+                for path, section, span in extract_opencode.sections(place, text):
+                    spans.append(span)
+                    entry = {
+                        "path": session.placeholder(path),
+                        "place": place,
+                        "turn": extract_opencode.reads_before(body),
+                        **counts(session.neutral(section)),
+                    }
+                    key = (str(entry["path"]), f"{entry['sha256']} {place}")
+                    if key not in seen:
+                        seen.add(key)
+                        files.append(entry)
+            elif session.client == "claude":
                 for path, label, section, span in _claude_sections(text):
                     spans.append(span)
                     note = NOTE.search(section)
@@ -167,7 +183,7 @@ def fixture(session: Session, capture: Path, version: str) -> dict[str, object]:
                 outside = outside[:start] + "\n" + outside[stop:]
             elsewhere.update(MARKER.findall(outside))
     record = {**about(session, version), "markers_elsewhere": _compress(elsewhere)}
-    if session.client == "claude":
+    if session.client in ("claude", "opencode"):
         record["files"] = files
     else:
         record["instructions"] = instructions

@@ -1,13 +1,14 @@
 """A fake model API on 127.0.0.1 that records every request a client makes and answers "hi".
 
-It speaks just enough of three APIs for one short session:
+It speaks just enough of four APIs for one short session:
 - Anthropic Messages (Claude Code): POST /v1/messages (streamed or not), /v1/messages/count_tokens;
 - OpenAI Responses (Codex): POST /v1/responses (streamed), GET /v1/models;
 - the Gemini API (Gemini CLI): POST …:generateContent, …:streamGenerateContent, …:countTokens
-  (gemini.py; there the k-th turn that offers `read_file` reads the k-th path).
-With `reads`, the k-th streamed Claude request that offers the Read tool is answered with a Read
-of the k-th path, so the client touches that file and its next request shows what it attached for
-it (conditional rules, nested CLAUDE.md). Anything else gets `{}`.
+  (gemini.py; there the k-th turn that offers `read_file` reads the k-th path);
+- OpenAI Chat Completions (OpenCode): POST /v1/chat/completions (fake_chat.py).
+With `reads`, the k-th streamed request that offers the Read tool (OpenCode's `read`) is answered
+with a Read of the k-th path, so the client touches that file and its next request shows what it
+attached for it (conditional rules, nested CLAUDE.md or AGENTS.md). Anything else gets `{}`.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import gemini
+from fake_chat import chat_message, chat_stream, offers_read
 
 SECRET_HEADERS = {"authorization", "x-api-key"}
 
@@ -162,7 +164,7 @@ class FakeAPI:
     def _next_read(self, body: dict) -> tuple[str | None, int]:
         """The Read to answer this request with, if it is a main turn and reads are left."""
         tools = [t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)]
-        if "Read" not in tools:
+        if "Read" not in tools and not offers_read(body):
             return None, 0
         return self._take_read()
 
@@ -180,6 +182,11 @@ class FakeAPI:
                 read, turn = self._next_read(body)
                 return anthropic_stream(model, read, turn), "text/event-stream"
             return anthropic_message(model), "application/json"
+        if method == "POST" and route.endswith("/chat/completions"):  # OpenCode
+            if body.get("stream"):
+                read, turn = self._next_read(body)
+                return chat_stream(model, read, turn), "text/event-stream"
+            return chat_message(model), "application/json"
         if method == "POST" and route.endswith("/responses"):
             return responses_stream(model), "text/event-stream"
         if method == "GET" and route.endswith("/models"):

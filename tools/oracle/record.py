@@ -1,6 +1,6 @@
 """Record what the real clients load: `python tools/oracle/record.py [--install] [CASE ...]`.
 
-Writes every case of the `cases_*.py` modules, runs its client (Claude Code, Codex or Gemini CLI,
+Writes every case of the `cases_*.py` modules, runs its client (Claude Code, Codex, Gemini CLI or OpenCode,
 the pinned versions from npm; `--client` for some) offline on it, and writes one fixture per case
 to tests/oracle/<client>/<case>.json (extract.py and gemini.py say what a fixture holds).
 Re-recording after a client update is this one command and a reviewed diff of tests/oracle/. Needs
@@ -27,11 +27,12 @@ from casetree import CLIENTS, lay_out, write_all  # noqa: E402
 from extract import CaptureError, dumps, fixture  # noqa: E402
 from runner import Clients, Unavailable, netns_command, run_case  # noqa: E402
 
-# The client versions the fixtures are recorded from (npm packages); change both here to move on.
+# The client versions the fixtures are recorded from (npm packages); change them here to move on.
 PINS = {
     "claude": ("@anthropic-ai/claude-code", os.environ.get("CLAUDE_VERSION", "2.1.332")),
     "codex": ("@openai/codex", os.environ.get("CODEX_VERSION", "0.171.0")),
     gemini.CLIENT: (gemini.PACKAGE, gemini.VERSION),
+    "opencode": ("opencode-ai", os.environ.get("OPENCODE_VERSION", "1.18.33")),
 }
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_NPM = Path(

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import gemini
 from casetree import DUMMY_KEY, Session, claude_config
+from opencode_client import opencode_spec
 from sandbox import PORT_TOKEN
 
 HERE = Path(__file__).resolve().parent
@@ -71,7 +72,7 @@ class Unavailable(Exception):
 
 @dataclass(frozen=True)
 class Clients:
-    """Where the installed clients are: an npm prefix holding both packages."""
+    """Where the installed clients are: an npm prefix holding their packages."""
 
     prefix: Path
 
@@ -115,6 +116,9 @@ def _client_spec(session: Session, clients: Clients, prompt: str) -> tuple[list[
         return [str(clients.binary("claude")), "-p", prompt], {**CLAUDE_ENV, **extra}, {}
     if session.client == gemini.CLIENT:
         argv, env = gemini.client_spec(session, clients.binary(gemini.CLIENT), prompt, BASE_URL, DUMMY_KEY)
+        return argv, {**env, **extra}, {}
+    if session.client == "opencode":
+        argv, env = opencode_spec(str(clients.binary("opencode")), prompt, BASE_URL)
         return argv, {**env, **extra}, {}
     codex_home = session.home / ".codex"
     codex_home.mkdir(parents=True, exist_ok=True)

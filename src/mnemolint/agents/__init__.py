@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import os
 
-from mnemolint.agents import claude_code, cline, codex, copilot, cursor, gemini_cli, wave, windsurf
+from mnemolint.agents import claude_code, cline, codex, copilot, cursor, gemini_cli, opencode, wave, windsurf
 from mnemolint.agents.base import Agent
 from mnemolint.errors import ConfigError
 
 # one line per agent, in the registry's order
-_MODULES = (wave, claude_code, codex, gemini_cli, cursor, copilot, windsurf, cline)
+_MODULES = (wave, claude_code, codex, gemini_cli, opencode, cursor, copilot, windsurf, cline)
 
 AGENTS: tuple[Agent, ...] = tuple(module.AGENT for module in _MODULES)
 WAVE = wave.AGENT
@@ -25,6 +25,7 @@ CLAUDE_CODE = claude_code.AGENT
 CLAUDE_AGENT_MEMORY = claude_code.AGENT_MEMORY  # the same agent, its agent-memory loader
 CODEX = codex.AGENT
 GEMINI_CLI = gemini_cli.AGENT
+OPENCODE = opencode.AGENT
 # The homes of the agents that keep memory dirs (`<home>/projects/<id>/memory`) or rules dirs.
 AGENT_HOMES = tuple(agent.home for agent in AGENTS if agent.home and (agent.memory or agent.rules))
 _BY_NAME = {agent.name: agent for agent in AGENTS}

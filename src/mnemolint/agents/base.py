@@ -113,6 +113,15 @@ class Probe(Protocol):
         within the agent's cap)."""
         ...
 
+    def text(self, path: str) -> str | None:
+        """The file's text as mnemolint reads it (None: no file, or not read): for an agent whose
+        walk depends on what a file says (OpenCode's `instructions`)."""
+        ...
+
+    def listing(self, folder: str) -> list[tuple[str, bool]]:
+        """(name, is a folder) of each entry of `folder`, links not followed: for an agent's globs."""
+        ...
+
 
 class Session:
     """The instruction files an agent loads for a session started in `folder`, from its

@@ -25,7 +25,11 @@ HELP = "show which rules and instruction files an agent injects when it reads FI
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="the file the agent reads (it need not exist)")
-    parser.add_argument("--agent", choices=names(), help="only this agent (default: wave and claude-code)")
+    parser.add_argument(
+        "--agent",
+        choices=names(),
+        help="only this agent (default: each agent the project uses, else wave and claude-code)",
+    )
     parser.add_argument("--all", action="store_true", help="also list the conditional rules that do not apply, and why")
     parser.add_argument(
         "--root", metavar="DIR", help="the folder the agent works in (default: the current one when it holds FILE)"
@@ -46,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     if not os.path.isdir(root):
         raise ConfigError(f"not a directory: {args.root}")
     settings = settings_from_args(args, root)
-    readers = (by_name(args.agent),) if args.agent else EXPLAINED
+    readers = (by_name(args.agent),) if args.agent else _used(root, settings.options) or EXPLAINED
     found = explain(args.file, root, settings, readers, args.all)
     shown = os.path.relpath(os.path.abspath(args.file), root).replace(os.sep, "/")
     if args.output_format == "json":
@@ -56,6 +60,18 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write("\n".join(_text(explanation, shown, args.all) for explanation in found))
     return EXIT_CLEAN
+
+
+def _used(root: str, options: dict) -> tuple:
+    """The agents the project uses that load instruction files or rules (the `agents` setting, else
+    their traces): an `AGENTS.md` read by several shows each one's reading."""
+    from mnemolint.agents import used_by
+
+    return tuple(
+        agent
+        for agent in used_by(root, list(options.get("agents") or []))
+        if agent.instructions is not None or agent.rules is not None
+    )
 
 
 def _text(found: Explanation, shown: str, show_all: bool) -> str:

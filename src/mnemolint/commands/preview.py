@@ -27,12 +27,15 @@ HELP = "show what an agent loads from a memory dir's MEMORY.md and what it drops
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("directory", metavar="DIR", help="the memory dir (with --agent codex: a session's folder)")
+    parser.add_argument(
+        "directory", metavar="DIR", help="the memory dir (with --agent codex or opencode: a session's folder)"
+    )
     parser.add_argument(
         "--agent",
         choices=names(),
         help="default: wave for a dir under .wave/, else claude-code; codex shows the AGENTS.md chain of DIR, "
-        "gemini-cli the context files a session in DIR sends",
+        "gemini-cli the context files a session in DIR sends, opencode the files a session in DIR loads, "
+        "cursor|copilot|windsurf|cline the rule files a session in DIR gets",
     )
     parser.add_argument("--output-format", choices=("text", "json"), default="text", help="default: text")
     parser.add_argument(
@@ -54,6 +57,10 @@ def run(args: argparse.Namespace) -> int:
     from mnemolint.memory_dirs import find_memory_dir
     from mnemolint.report.color import use_color
 
+    if args.agent == "opencode":  # its own view: where each file comes from, and what it leaves out
+        from mnemolint.commands import preview_opencode
+
+        return preview_opencode.run(args)
     if args.agent == "gemini-cli":  # its own import processor and files: kinds/gemini.GeminiSession
         return _run_gemini(args)
     if args.agent in _tools():

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from itertools import islice
 
 from mnemolint.agents import CLAUDE_CODE, CODEX, instruction_names, instruction_paths, reader_of
 from mnemolint.agents.base import SKIPS_WHOLE, Agent
@@ -30,6 +31,7 @@ AGENTS_OVERRIDE_MD = "AGENTS.override.md"  # Codex's local override: it wins ove
 CLAUDE_MD = "CLAUDE.md"
 NAMES = instruction_names()  # every agent's file names
 PLACES = instruction_paths()  # and the names as they stand in a folder (`.claude/CLAUDE.md` too)
+LISTING_MAX = 10_000  # entries of one folder a probe lists (a session walk's globs)
 DOT_CLAUDE_MD = f"{CLAUDE_CODE.home}/{CLAUDE_MD}"  # read by Claude Code as the folder's own CLAUDE.md
 
 
@@ -92,11 +94,28 @@ class _Probe:
 
     def loads(self, path: str) -> bool:
         if path not in self._loads:
-            if path not in self.known and os.path.islink(path) and sensitive_place(os.path.realpath(path)):
+            if path not in self.known and _dangerous(path):
                 self._loads[path] = False  # a link to a credential or system file is never read
             else:
                 self._loads[path] = self._has_text(self.document(path))
         return self._loads[path]
+
+    def text(self, path: str) -> str | None:
+        """The file's text as mnemolint reads it (bounded, never through a link to a credential or
+        system file): None for no file, or one not read (too large, not text)."""
+        if not self.exists(path) or (path not in self.known and _dangerous(path)):
+            return None
+        return self.document(path).text
+
+    def listing(self, folder: str) -> list[tuple[str, bool]]:
+        """(name, is a folder) of each entry of `folder`, sorted, links never followed (a linked
+        folder is no folder here); at most `LISTING_MAX` entries, none for no folder."""
+        try:
+            with os.scandir(folder) as entries:
+                found = [(entry.name, entry.is_dir(follow_symlinks=False)) for entry in islice(entries, LISTING_MAX)]
+        except OSError:
+            return []
+        return sorted(found)
 
     def _has_text(self, document: Document) -> bool:
         """It has text, and is within the agent's cap when the agent skips a larger file whole (one
@@ -106,6 +125,10 @@ class _Probe:
             cap = instructions.max_bytes if instructions is not None and instructions.cut == SKIPS_WHOLE else None
             return cap is None or document.size <= cap
         return bool(document.text and document.text.strip())
+
+
+def _dangerous(path: str) -> bool:
+    return os.path.islink(path) and sensitive_place(os.path.realpath(path)) is not None
 
 
 def session(agent: Agent, folder: str, known: dict[str, Document], options: dict) -> Session:

@@ -7,7 +7,19 @@ a file no kind claims is not linted. Adding a kind is one module in `kinds/` (it
 
 from __future__ import annotations
 
-from mnemolint.kinds import ai_memory, cline, copilot, cursor, gemini, gitignore, instructions, memory, rules, windsurf
+from mnemolint.kinds import (
+    ai_memory,
+    cline,
+    copilot,
+    cursor,
+    gemini,
+    gitignore,
+    instructions,
+    memory,
+    opencode,
+    rules,
+    windsurf,
+)
 from mnemolint.kinds.base import ContainerType, Kind
 
 CONTAINERS: tuple[ContainerType, ...] = (
@@ -33,6 +45,7 @@ KINDS: tuple[Kind, ...] = (
     windsurf.WINDSURF_RULE,
     cline.CLINE_RULE,
     cline.CLINERULES_FILE,
+    opencode.OPENCODE_CONFIG,
 )
 WITH_FRONTMATTER = tuple(kind for kind in KINDS if kind.frontmatter)
 TAKING_FRONTMATTER = tuple(kind for kind in KINDS if kind.frontmatter_fields)

@@ -12,7 +12,8 @@ if TYPE_CHECKING:
 
 
 def as_dict(diagnostic: Diagnostic) -> dict:
-    """A finding as JSON; `related` only on a finding that stands for many (docs/output-formats.md)."""
+    """A finding as JSON; `related` only on a finding that stands for many, `agents` only on one
+    about an instruction file (docs/output-formats.md)."""
     fix = diagnostic.fix
     found: dict[str, object] = {
         "code": diagnostic.code,
@@ -29,6 +30,8 @@ def as_dict(diagnostic: Diagnostic) -> dict:
     }
     if diagnostic.related:
         found["related"] = list(diagnostic.related)
+    if diagnostic.agents:
+        found["agents"] = list(diagnostic.agents)
     return found
 
 

@@ -156,8 +156,13 @@ def _result(diagnostic: Diagnostic, rule_index: dict[str, int], root: str, finge
         "locations": [{"physicalLocation": {"artifactLocation": artifact, "region": _region(diagnostic)}}],
         "partialFingerprints": {FINGERPRINT: fingerprints.key(diagnostic, artifact["uri"])},
     }
+    properties: dict[str, list[str]] = {}
     if diagnostic.related:  # what a finding that stands for many names in full (json's `related`)
-        result["properties"] = {"related": list(diagnostic.related)}
+        properties["related"] = list(diagnostic.related)
+    if diagnostic.agents:  # the agents a finding about an instruction file affects (json's `agents`)
+        properties["agents"] = list(diagnostic.agents)
+    if properties:
+        result["properties"] = properties
     fix = diagnostic.fix
     # A fix that generates index lines computes its edits only when applied; one that would insert
     # credential-shaped text is left to `--fix`, as the log must not carry it.
