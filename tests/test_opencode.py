@@ -257,7 +257,8 @@ def test_opc003_fires_on_an_empty_agents_md_that_hides_a_claude_md(tmp_path: Pat
 def test_the_opc_rules_are_preview_only(tmp_path: Path) -> None:
     write_tree(tmp_path, {"AGENTS.md": "", "CLAUDE.md": "claude\n", "opencode.json": '{"instructions": ["x.md"]}'})
     git("init", "-q", cwd=tmp_path)
-    assert not [code for code in codes(run_lint(tmp_path)) if code.startswith("OPC")]
+    assert not [code for code in codes(run_lint(tmp_path, preview=False)) if code.startswith("OPC")]
+    assert {"OPC001", "OPC002", "OPC003"} <= set(codes(run_lint(tmp_path)))  # with preview
 
 
 def test_explain_rules_shows_each_agent_the_project_uses_reading_one_agents_md(tmp_path: Path) -> None:
