@@ -169,7 +169,7 @@ def test_cli_reports_cursor_rules_with_preview(tmp_path: Path) -> None:
     write_tree(tmp_path, {**SOURCES, ".cursor/rules/a.mdc": mdc("globs: *.vue")})
     result = run_cli("check", "--no-cache", "--preview", str(tmp_path))
     assert result.returncode == 1 and "CUR001" in result.stdout, result.stdout + result.stderr
-    quiet = run_cli("check", "--no-cache", str(tmp_path))
+    quiet = run_cli("check", "--no-cache", str(tmp_path), preview=False)
     assert "CUR001" not in quiet.stdout  # a preview rule until measured
 
 
