@@ -81,10 +81,13 @@ def test_explain_text_names_the_pattern_and_the_request(project: Path) -> None:
     assert "Read on request" in printed and "agent-requested, by its description: When writing migrations" in printed
 
 
-def test_default_explain_rules_agents_are_unchanged(project: Path) -> None:
+def test_default_explain_rules_agents_are_the_ones_the_project_uses(project: Path) -> None:
+    """Without `--agent`, explain-rules answers for each agent whose traces the project holds."""
+    from mnemolint.agents import used_by
+
     agents = json.loads(run_cli("explain-rules", "src/ui/button.tsx", "--output-format", "json", cwd=project).stdout)
-    assert [found["agent"] for found in agents["agents"]] == ["wave", "claude-code"]
-    assert all("requested" not in found for found in agents["agents"])
+    expected = [agent.name for agent in used_by(str(project))]
+    assert [found["agent"] for found in agents["agents"]] == expected == ["cursor", "copilot", "windsurf"]
 
 
 def test_preview_windsurf_says_what_its_limit_cuts(project: Path) -> None:
