@@ -7,7 +7,8 @@ part's size, the agent's own warning text when it cuts, the entries it drops by 
 only those linked, which no session can reach any more (Wave's capacity rules); with topics but no
 index, the index `mnemolint check --fix` (MEM106) would generate. `instructions`: what an agent
 keeps of the instruction files a session in a folder loads (its `Session` and `Instructions.load`,
-Codex's byte budget), its text in the agent's own words (`Instructions.describe`).
+Codex's byte budget), its text in the agent's own words (`Instructions.describe`). `tool_rules`:
+what Cursor, Copilot, Windsurf or Cline gets of its rule files in a session, and how each applies.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from mnemolint.errors import ConfigError
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
     from mnemolint.agents.base import Agent
+    from mnemolint.config import Settings
     from mnemolint.kinds.memory import MemoryDir
     from mnemolint.parse.document import Document
 
@@ -256,3 +258,53 @@ def styled_memory(facts: dict, reader: Agent) -> list[tuple[str, str]]:
             )
         )
     return lines
+
+
+def tool_rules(agent: Agent, directory: str, settings: Settings) -> dict:
+    """What `agent` (Cursor, Copilot, Windsurf, Cline) loads for a session in `directory`, as the
+    walk with `settings` finds the project: the
+    instruction files at the start, and each rule file with how the tool applies it and its size;
+    for Windsurf, what its character limits keep of each always-on rule (agents/windsurf.py)."""
+    from mnemolint.agents import windsurf
+    from mnemolint.discover.walk import discover
+    from mnemolint.kinds.editor_rules import body_of
+    from mnemolint.kinds.instructions import session
+    from mnemolint.kinds.tool_rules import ALWAYS, activation, rule_files
+    from mnemolint.parse.textutil import utf16_len
+
+    options = settings.options
+    tree = discover([directory], settings)
+    start = session(agent, directory, {}, options).start() if agent.instructions is not None else []
+    per_rule, budget = options["windsurf-max-rule-chars"], options["windsurf-max-total-chars"]
+    files = []
+    for document in rule_files(agent, tree.containers, tree.documents, directory, [directory]):
+        how = activation(document)
+        size = utf16_len(body_of(document))  # its text after the frontmatter, as Windsurf counts it
+        entry = {"path": document.path, "how": how.mode, "why": how.why, "patterns": how.patterns, "characters": size}
+        if agent is windsurf.AGENT and how.mode == ALWAYS:
+            entry["kept"] = max(0, min(size, per_rule, budget))
+            budget -= entry["kept"]
+        files.append(entry)
+    return {"agent": agent.name, "directory": directory, "start": start, "files": files}
+
+
+def describe_tool_rules(facts: dict, agent: Agent) -> str:
+    """`tool_rules`' facts as the text `preview --agent cursor|copilot|windsurf|cline` prints."""
+    from mnemolint.parse.textutil import visible
+    from mnemolint.report import display_path
+
+    where = display_path(facts["directory"])
+    if not facts["start"] and not facts["files"]:
+        return f"{agent.title} finds no instruction or rule file for a session in {where}.\n"
+    lines = [f"What {agent.title} loads for a session in {where}:"]
+    lines.extend(f"  {display_path(path)}: loaded at the start" for path in facts["start"])
+    said = {"always": "always", "globs": "when a file it matches is worked on", "requested": "on request"}
+    for entry in facts["files"]:
+        how = said.get(entry["how"], "never")
+        patterns = f" ({', '.join(f'`{pattern}`' for pattern in entry['patterns'])})" if entry["patterns"] else ""
+        why = f" — {entry['why']}" if entry["why"] else ""
+        size = f"{entry['characters']:,} characters"
+        if "kept" in entry and entry["kept"] < entry["characters"]:
+            size += f", {entry['kept']:,} kept: the rest is cut"
+        lines.append(f"  {display_path(entry['path'])}: {how}{patterns}, {size}{visible(why)}")
+    return "\n".join(lines) + "\n"

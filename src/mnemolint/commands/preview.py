@@ -19,8 +19,6 @@ TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on ev
 if TYPE_CHECKING:
     import argparse
 
-    from mnemolint.agents.base import Agent
-
 
 NAME = "preview"
 HELP = "show what an agent loads from a memory dir's MEMORY.md and what it drops"
@@ -178,64 +176,14 @@ def _tools() -> set[str]:
     return {agent.name for agent in READERS.values()}
 
 
-def tool_preview(directory: str, agent: Agent, options: dict) -> dict:
-    """What `agent` (Cursor, Copilot, Windsurf, Cline) loads for a session in `directory`: the
-    instruction files at the start, and each rule file with how the tool applies it and its size;
-    for Windsurf, what its character limits keep of each always-on rule (agents/windsurf.py)."""
-    from mnemolint.agents import windsurf
-    from mnemolint.config import load_settings
-    from mnemolint.discover.walk import discover
-    from mnemolint.kinds.editor_rules import body_of
-    from mnemolint.kinds.instructions import session
-    from mnemolint.kinds.tool_rules import ALWAYS, activation, rule_files
-    from mnemolint.parse.textutil import utf16_len
-
-    settings = load_settings(None, directory)
-    settings.options.update(options)
-    tree = discover([directory], settings)
-    start = session(agent, directory, {}, options).start() if agent.instructions is not None else []
-    per_rule, budget = options["windsurf-max-rule-chars"], options["windsurf-max-total-chars"]
-    files = []
-    for document in rule_files(agent, tree.containers, tree.documents, directory, [directory]):
-        how = activation(document)
-        size = utf16_len(body_of(document))  # its text after the frontmatter, as Windsurf counts it
-        entry = {"path": document.path, "how": how.mode, "why": how.why, "patterns": how.patterns, "characters": size}
-        if agent is windsurf.AGENT and how.mode == ALWAYS:
-            entry["kept"] = max(0, min(size, per_rule, budget))
-            budget -= entry["kept"]
-        files.append(entry)
-    return {"agent": agent.name, "directory": directory, "start": start, "files": files}
-
-
-def describe_tool(facts: dict, agent: Agent) -> str:
-    """`tool_preview`'s facts as the text `preview --agent cursor|copilot|windsurf|cline` prints."""
-    from mnemolint.parse.textutil import visible
-    from mnemolint.report import display_path
-
-    where = display_path(facts["directory"])
-    if not facts["start"] and not facts["files"]:
-        return f"{agent.title} finds no instruction or rule file for a session in {where}.\n"
-    lines = [f"What {agent.title} loads for a session in {where}:"]
-    lines.extend(f"  {display_path(path)}: loaded at the start" for path in facts["start"])
-    said = {"always": "always", "globs": "when a file it matches is worked on", "requested": "on request"}
-    for entry in facts["files"]:
-        how = said.get(entry["how"], "never")
-        patterns = f" ({', '.join(f'`{pattern}`' for pattern in entry['patterns'])})" if entry["patterns"] else ""
-        why = f" — {entry['why']}" if entry["why"] else ""
-        size = f"{entry['characters']:,} characters"
-        if "kept" in entry and entry["kept"] < entry["characters"]:
-            size += f", {entry['kept']:,} kept: the rest is cut"
-        lines.append(f"  {display_path(entry['path'])}: {how}{patterns}, {size}{visible(why)}")
-    return "\n".join(lines) + "\n"
-
-
 def _run_tool(args: argparse.Namespace) -> int:
+    from mnemolint import preview
     from mnemolint.agents import by_name
     from mnemolint.commands.common import directory_argument, settings_from_args
 
     directory = directory_argument(args.directory)
     agent = by_name(args.agent)
-    facts = tool_preview(directory, agent, settings_from_args(args, directory).options)
+    facts = preview.tool_rules(agent, directory, settings_from_args(args, directory))
     if args.output_format == "json":
         import json
 
@@ -250,5 +198,5 @@ def _run_tool(args: argparse.Namespace) -> int:
         json.dump(shown, sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
-        sys.stdout.write(describe_tool(facts, agent))
+        sys.stdout.write(preview.describe_tool_rules(facts, agent))
     return EXIT_CLEAN
