@@ -8,7 +8,9 @@ usage error; `--check` fails whenever `--write --force` would change MEMORY.md.
 
 from __future__ import annotations
 
-from conftest import run_cli
+import json
+
+from conftest import git, run_cli
 
 DIR = "notes/memory"  # no MEMORY.md and no agent location: a memory dir because the configuration says so
 CONFIG = {"mnemolint.toml": f'memory-dirs = ["{DIR}"]\n'}
@@ -166,8 +168,6 @@ def test_a_memory_md_of_prose_outside_an_agent_layout_is_no_memory_dir(tree) -> 
     beside its docs) is no index: its neighbours are not topics, and `index` will not rewrite it."""
     root = tree({"MEMORY.md": SESSION_LOG, "DEPLOY.md": "# Deploy\n", "notes/MEMORY.md": "- [A](a.md) — a\n"})
     result = run_cli("check", "--preview", "--output-format", "json", ".", cwd=root)
-    import json
-
     paths = {finding["path"] for finding in json.loads(result.stdout)}
     assert not paths & {"MEMORY.md", "DEPLOY.md"}, result.stdout
     assert "notes/MEMORY.md" in paths  # a short index elsewhere is still one: its missing a.md is reported
@@ -186,8 +186,6 @@ def test_a_memory_md_of_prose_in_an_agent_layout_stays_an_index(tree) -> None:
         }
     )
     result = run_cli("check", "--preview", "--select", "MEM105,MEM108", "--output-format", "json", ".", cwd=root)
-    import json
-
     codes = {finding["code"] for finding in json.loads(result.stdout)}
     assert codes == {"MEM105", "MEM108"}, result.stdout
 
@@ -198,8 +196,6 @@ def test_a_whole_file_memory_of_another_agent_is_no_index_even_in_a_memory_folde
     hermes = "Prefers short answers.\n§\nThe NAS runs fnOS.\n§\nDeploys go through the staging box first.\n"
     root = tree({"memory/MEMORY.md": hermes, "memory/USER.md": "Name: Sam. Timezone: CET.\n"})
     result = run_cli("check", "--output-format", "json", ".", cwd=root)
-    import json
-
     assert json.loads(result.stdout) == [], result.stdout
     indexed = tree({"notes/memory/MEMORY.md": "- [A](a.md) — a\n§\n", "notes/memory/a.md": "# A\n"})
     assert run_cli("index", "notes/memory", cwd=indexed).returncode == 0  # an entry line: an index still
@@ -210,12 +206,8 @@ def test_a_checkout_inside_an_agent_folder_still_judges_its_root_memory_md_by_co
     folder names above the linted tree do not make its prose `MEMORY.md` an index."""
     root = tree({".claude/worktrees/fix-1/MEMORY.md": SESSION_LOG, ".claude/worktrees/fix-1/DEPLOY.md": "# Deploy\n"})
     checkout = root / ".claude/worktrees/fix-1"
-    import subprocess
-
-    subprocess.run(["git", "init", "-q"], cwd=checkout, check=True)
+    git("init", "-q", cwd=checkout)
     result = run_cli("check", "--output-format", "json", ".", cwd=checkout)
-    import json
-
     assert json.loads(result.stdout) == [], result.stdout
 
 
@@ -225,6 +217,4 @@ def test_a_linked_memory_md_makes_its_folder_a_memory_dir_by_its_name(tree) -> N
     root = tree({"notes/log.md": SESSION_LOG, "memory/a.md": "---\nname: A\ndescription: a\ntype: user\n---\n"})
     (root / "memory" / "MEMORY.md").symlink_to("../notes/log.md")
     result = run_cli("check", "--output-format", "json", "--select", "LNK001", ".", cwd=root)
-    import json
-
     assert [(f["code"], f["path"]) for f in json.loads(result.stdout)] == [("LNK001", "memory/MEMORY.md")]
