@@ -36,11 +36,8 @@ JUDGED = ("repo", "path", "line", "code", "verdict", "reason", "message")
 
 
 def held_out(manifest: Path) -> list[str]:
-    """The held-out repositories of `manifest`: its `split` column (fixed by `collect.split` when
-    it was collected); for the second corpus, `split2.tsv`, where the shared corpus's repositories
-    count as tuning whatever their hash."""
-    if manifest.name == "manifest2.tsv":
-        return [row["repo"] for row in read_manifest(TESTS / "split2.tsv") if row["used_as"] == "held-out"]
+    """The held-out repositories of `manifest`: its `split` column, fixed by `collect.split` when
+    it was collected (the shared corpus's repositories, all tuned on, are in no manifest)."""
     return sorted({row["repo"] for row in read_manifest(manifest) if row["split"] == "held-out"})
 
 
