@@ -487,7 +487,7 @@ class Agent:
         self.reads_metadata_block = reads_metadata_block
         self.loader = loader
 
-    # What rules ask of a document's reader (the questions `readers.Reader` answered).
+    # What rules ask of a document's reader.
     @property
     def strips_index_markup(self) -> bool:
         """It removes the frontmatter and block-level HTML comments of `MEMORY.md` before it counts
