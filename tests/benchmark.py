@@ -1,14 +1,17 @@
-"""Benchmark: `python tests/benchmark.py [--runs N] [--peers] [--growth]` (not collected by pytest).
+"""Benchmark: `python tests/benchmark.py [--runs N] [--peers] [--growth] [--servers]` (not collected by pytest).
 
-Whole processes, medians of interleaved runs, on trees it generates in a temporary directory:
-- a 3-file memory repo (the pre-commit case), against the bare interpreter (`python -c pass`);
+Whole processes, medians of interleaved runs, on trees it generates in a temporary directory, each
+with the default rules and with every rule (`--preview`, the whole product):
+- a 3-file memory repo (the pre-commit case), against the bare interpreter (`python -c pass`):
+  with no cache, cold (writing the cache) and warm;
 - 2,000 and 10,000 topics with a realistic 1,962-line MEMORY.md (sections of links, the shape
-  in issue 15): mnemolint cold (`--no-cache` when the build has a cache), warm (a second run,
-  nothing changed) and warm with one topic changed, on one core and on both, and the
-  read+split+YAML floor (a script that only reads, splits and ruamel-C-loads every file);
+  in issue 15): mnemolint cold (`--no-cache`), warm (a second run, nothing changed) and warm
+  with one topic changed, on one core and on both, and the read+split+YAML floor (a script that
+  only reads, splits and ruamel-C-loads every file);
 - `--growth`: 10,000, 50,000 and 100,000 topics, time and peak memory (linear growth);
 - `--peers`: agnix and memory-lint installed from the package index into a temporary virtual
-  environment and timed on the same trees, interleaved with mnemolint;
+  environment and timed on the same trees, interleaved with mnemolint; with `--growth`, and a
+  last table of the figures issue 27 sets goals for, each marked met (✓) or not (✗);
 - `--servers`: `mnemolint server` (the `[server]` extra) from its start to the first diagnostics
   of an opened `MEMORY.md`, and a keystroke in a topic of the 2,000-topic tree to its new
   diagnostics (the debounce included); `mnemolint mcp` (the `[mcp]` extra) from its start to the
@@ -16,7 +19,8 @@ Whole processes, medians of interleaved runs, on trees it generates in a tempora
   and an agent do.
 It prints Markdown tables to paste into an issue. mnemolint runs as its console script does,
 from the `mnemolint` package this interpreter imports (`PYTHONPATH=src` for a work tree); its
-modules are compiled to bytecode first, as an install does.
+modules are compiled to bytecode first, as an install does. Each tree's cache is a folder of the
+temporary directory (`MNEMOLINT_CACHE_DIR`), never the user's.
 """
 
 from __future__ import annotations
@@ -111,13 +115,26 @@ def make_tree(root: str, topics: int) -> str:
     return root
 
 
-def run(command: list[str]) -> tuple[float, int]:
+def run(command: list[str], env: dict[str, str] | None = None) -> tuple[float, int]:
     """Wall time in ms and peak resident memory in MiB of one run (its forked worker included)."""
     start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     _, _, usage = os.wait4(process.pid, 0)
     process.returncode = 0  # reaped here, not by Popen
     return (time.perf_counter() - start) * 1000, usage.ru_maxrss // 1024
+
+
+def cache_env(folder: str) -> dict[str, str]:
+    """The environment of a run whose cache is `folder` (the trees have no project, so the
+    cache would otherwise go to the user's cache dir, shared between trees)."""
+    return {**os.environ, "MNEMOLINT_CACHE_DIR": folder}
+
+
+def forget(folder: str) -> Callable[[], None]:
+    """A `before` step that removes the cache at `folder`: the next run is cold and writes it."""
+    import shutil
+
+    return lambda: shutil.rmtree(folder, ignore_errors=True)
 
 
 class Timings:
@@ -127,12 +144,18 @@ class Timings:
         self.times: dict[str, list[float]] = {}
         self.memory: dict[str, int] = {}
 
-    def measure(self, commands: dict[str, list[str]], runs: int, before: dict | None = None) -> None:
+    def measure(
+        self,
+        commands: dict[str, list[str]],
+        runs: int,
+        before: dict[str, Callable[[], None]] | None = None,
+        env: dict[str, dict[str, str]] | None = None,
+    ) -> None:
         for _ in range(runs):
             for name, command in commands.items():
                 if before and name in before:
                     before[name]()
-                elapsed, peak = run(command)
+                elapsed, peak = run(command, (env or {}).get(name))
                 self.times.setdefault(name, []).append(elapsed)
                 self.memory[name] = max(self.memory.get(name, 0), peak)
 
@@ -164,76 +187,116 @@ def peers(directory: str) -> dict[str, tuple[str, str]]:
     return found
 
 
-def supports_cache(mnemolint: list[str]) -> bool:
-    shown = subprocess.run([*mnemolint, "check", "--help"], capture_output=True, text=True, check=False).stdout
-    return "--no-cache" in shown
+# The two rule sets timed: the default one, and every rule (`--preview`: the whole product).
+TIERS = {"default rules": [], "every rule (--preview)": ["--preview"]}
+
+
+class Goals:
+    """The figures issue 27 sets goals for, per rule set, and the table of them."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[str, dict[str, str], str, dict[str, bool]]] = []
+
+    def add(self, measure: str, tier: str, shown: str, goal: str, met: bool) -> None:
+        for row in self.rows:
+            if row[0] == measure:
+                row[1][tier], row[3][tier] = shown, met
+                return
+        self.rows.append((measure, {tier: shown}, goal, {tier: met}))
+
+    def print(self) -> None:
+        print("\n| measure | " + " | ".join(TIERS) + " | goal |\n|---|" + "---|" * len(TIERS) + "---|")
+        for measure, shown, goal, met in self.rows:
+            cells = [f"{shown[tier]} {'✓' if met[tier] else '✗'}" if tier in shown else "—" for tier in TIERS]
+            print(f"| {measure} | " + " | ".join(cells) + f" | {goal} |")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="runs of each command on the large trees")
-    parser.add_argument("--peers", action="store_true", help="also time agnix and memory-lint")
+    parser.add_argument("--peers", action="store_true", help="also agnix, memory-lint, --growth and the goals")
     parser.add_argument("--growth", action="store_true", help="also 10k/50k/100k topics: time and memory")
     parser.add_argument("--servers", action="store_true", help="also the language server and the MCP server")
     args = parser.parse_args()
+    args.growth = args.growth or args.peers
     import mnemolint
 
     compileall.compile_dir(os.path.dirname(mnemolint.__file__), quiet=1)
     python = sys.executable
     mnemolint_command = [python, "-c", CONSOLE]
     one_core = [python, "-c", ONE_CORE]
-    cached = supports_cache(mnemolint_command)
-    cold_flags = ["--exit-zero", "--quiet", *(["--no-cache"] if cached else [])]
-    warm_flags = ["--exit-zero", "--quiet"]
+    goals = Goals()
     with tempfile.TemporaryDirectory() as work:
         tools = peers(work) if args.peers else {}
+        print(f"mnemolint {mnemolint.__version__}, Python {sys.version.split()[0]}, {os.cpu_count()} cores\n")
         small = make_tree(os.path.join(work, "small"), 2)
-        timings = Timings()
-        commands = {"bare": [python, "-c", "pass"], "cold": [*mnemolint_command, "check", small, *cold_flags]}
-        if "agnix" in tools:
-            commands["agnix"] = [tools["agnix"][0], small]
-        timings.measure(commands, max(args.runs * 6, 30))
-        bare = timings.median("bare") or 0.0
-        print(f"mnemolint {mnemolint.__version__}, Python {sys.version.split()[0]}, {os.cpu_count()} cores")
-        print(f"cache: {'yes' if cached else 'not in this build (warm runs are cold runs)'}\n")
-        print("| 3-file repo | median | fastest | median over `python -c pass` |\n|---|---|---|---|")
-        rows = [("`python -c pass`", "bare"), ("mnemolint check (cold)", "cold")]
-        rows += [(f"agnix {tools['agnix'][1]}", "agnix")] if "agnix" in tools else []
-        for label, name in rows:
-            median = timings.median(name) or 0.0
-            over = "—" if name == "bare" else f"{median - bare:+.1f} ms"
-            print(f"| {label} | {median:.1f} ms | {min(timings.times[name]):.1f} ms | {over} |")
-        print()
-        header = ["tree", "mnemolint cold", "1 core", "warm", "warm, 1 changed", "floor", "cold/floor"]
+        small_table(work, small, tools, args.runs, mnemolint_command, goals)
+        header = ["tree", "mnemolint cold", "1 core", "warm", "warm, 1 changed", "floor", "cold/floor", "warm/floor"]
         header += [f"{name} {version}" for name, (_, version) in tools.items()]
         header += ["memory-lint/cold", "warm/agnix"] if tools else []
         print("| " + " | ".join(header) + " |\n" + "|---" * len(header) + "|")
         for topics in (2_000, 10_000):
-            print(table_row(work, topics, tools, args.runs, mnemolint_command, one_core, cold_flags, warm_flags))
+            root = make_tree(os.path.join(work, f"tree{topics}"), topics)
+            for tier, flags in TIERS.items():
+                print(table_row(work, root, topics, tier, flags, tools, args.runs, mnemolint_command, one_core, goals))
         if args.growth:
-            print("\n| topics | mnemolint cold | per file | peak memory |\n|---|---|---|---|")
-            for topics in (10_000, 50_000, 100_000):
-                root = make_tree(os.path.join(work, f"growth{topics}"), topics)
-                growth = Timings()
-                growth.measure({"cold": [*mnemolint_command, "check", root, *cold_flags]}, max(args.runs // 2, 1))
-                median = growth.median("cold") or 0.0
-                print(f"| {topics:,} | {ms(median)} | {median * 1000 / topics:.0f} µs | {growth.memory['cold']} MiB |")
+            growth_table(work, args.runs, mnemolint_command, goals)
         if args.servers:
             servers(work, small, args.runs)
+    if args.peers:
+        goals.print()
+
+
+def small_table(
+    work: str, small: str, tools: dict[str, tuple[str, str]], runs: int, mnemolint: list[str], goals: Goals
+) -> None:
+    """The pre-commit case: a 3-file memory repo against the bare interpreter, cold (no cache, and
+    writing the cache it then has) and warm, with each rule set."""
+    python = sys.executable
+    commands = {"bare": [python, "-c", "pass"]}
+    before, env = {}, {}
+    rows = [("`python -c pass`", "bare")]
+    for tier, flags in TIERS.items():
+        cache = os.path.join(work, f"small-cache{len(flags)}")
+        check = [*mnemolint, "check", small, "--exit-zero", "--quiet", *flags]
+        for case, extra in (("no cache", ["--no-cache"]), ("cold, cache written", []), ("warm", [])):
+            name = f"{tier}: {case}"
+            commands[name] = [*check, *extra]
+            env[name] = cache_env(cache)
+            rows.append((f"mnemolint check, {name}", name))
+        before[f"{tier}: cold, cache written"] = forget(cache)
+    if "agnix" in tools:
+        commands["agnix"] = [tools["agnix"][0], small]
+        rows.append((f"agnix {tools['agnix'][1]}", "agnix"))
+    timings = Timings()
+    timings.measure(commands, max(runs * 6, 30), before, env)
+    bare = timings.median("bare") or 0.0
+    print("| 3-file repo | median | fastest | median over `python -c pass` |\n|---|---|---|---|")
+    for label, name in rows:
+        median = timings.median(name) or 0.0
+        over = "—" if name == "bare" else f"{median - bare:+.1f} ms"
+        print(f"| {label} | {median:.1f} ms | {min(timings.times[name]):.1f} ms | {over} |")
+    print()
+    for tier in TIERS:
+        cold = (timings.median(f"{tier}: cold, cache written") or 0.0) - bare
+        goals.add(
+            "3 files, cold (cache written), over bare `python -c pass`", tier, f"{cold:+.0f} ms", "≤ +25 ms", cold <= 25
+        )
 
 
 def table_row(
     work: str,
+    root: str,
     topics: int,
+    tier: str,
+    flags: list[str],
     tools: dict[str, tuple[str, str]],
     runs: int,
     mnemolint: list[str],
     one_core: list[str],
-    cold_flags: list[str],
-    warm_flags: list[str],
+    goals: Goals,
 ) -> str:
-    """One tree's row: every command interleaved with the others, `runs` times."""
-    root = make_tree(os.path.join(work, f"tree{topics}"), topics)
+    """One tree's row for one rule set: every command interleaved with the others, `runs` times."""
     changed = os.path.join(root, "memory", topic_name(topics // 2))
     revision = iter(range(1, 1 << 30))
 
@@ -241,13 +304,16 @@ def table_row(
         with open(changed, "w", encoding="utf-8") as handle:
             handle.write(topic(topics // 2, next(revision) % 2))
 
+    cache = os.path.join(work, f"cache{topics}-{len(flags)}")
+    check = [*mnemolint, "check", root, "--exit-zero", "--quiet", *flags]
     commands = {
-        "cold": [*mnemolint, "check", root, *cold_flags],
-        "one core": [*one_core, "check", root, *cold_flags],
-        "warm": [*mnemolint, "check", root, *warm_flags],
-        "changed": [*mnemolint, "check", root, *warm_flags],
+        "cold": [*check, "--no-cache"],
+        "one core": [*one_core, "check", root, "--exit-zero", "--quiet", "--no-cache", *flags],
+        "warm": check,
+        "changed": check,
         "floor": [sys.executable, "-c", FLOOR, root],
     }
+    env = {"warm": cache_env(cache), "changed": cache_env(cache)}
     if "agnix" in tools:
         commands["agnix"] = [tools["agnix"][0], root]
     if "memory-lint" in tools:
@@ -255,16 +321,55 @@ def table_row(
         with open(config, "w", encoding="utf-8") as handle:
             handle.write(MEMORY_LINT_CONFIG.format(root=root))
         commands["memory-lint"] = [tools["memory-lint"][0], "--config", config, "--format", "json"]
-    run(commands["warm"])  # a cache, where there is one, is filled before the first warm run
+    run(commands["warm"], env["warm"])  # the cache is filled before the first warm run
     timings = Timings()
-    timings.measure(commands, runs, before={"changed": change})
-    cold, floor = timings.median("cold"), timings.median("floor")
-    cells = [f"{topics:,} topics", ms(cold), ms(timings.median("one core")), ms(timings.median("warm"))]
-    cells += [ms(timings.median("changed")), ms(floor), ratio(cold, floor)]
+    timings.measure(commands, runs, before={"changed": change}, env=env)
+    cold, floor, warm = timings.median("cold"), timings.median("floor"), timings.median("warm")
+    cells = [f"{topics:,} topics, {tier}", ms(cold), ms(timings.median("one core")), ms(warm)]
+    cells += [ms(timings.median("changed")), ms(floor), ratio(cold, floor), ratio(warm, floor)]
     cells += [ms(timings.median(name)) for name in tools]
+    agnix, memory_lint = timings.median("agnix"), timings.median("memory-lint")
     if tools:
-        cells += [ratio(timings.median("memory-lint"), cold), ratio(timings.median("warm"), timings.median("agnix"))]
+        cells += [ratio(memory_lint, cold), ratio(warm, agnix)]
+    if topics == 10_000 and cold and floor and warm:
+        goals.add("10,000 topics, cold, ÷ read+split+ruamel floor", tier, ratio(cold, floor), "≤ 1.0×", cold <= floor)
+        goals.add("10,000 topics, warm, ÷ floor", tier, ratio(warm, floor), "≤ 0.2×", warm <= 0.2 * floor)
+    if topics == 2_000 and warm and cold and agnix and memory_lint:
+        shown = f"{ms(warm)} vs {ms(agnix)}"
+        goals.add("2,000 topics warm vs agnix cold", tier, shown, "faster than agnix", warm < agnix)
+        goals.add(
+            "2,000 topics cold vs memory-lint",
+            tier,
+            f"{memory_lint / cold:.1f}× faster",
+            "≥ 5×",
+            memory_lint >= 5 * cold,
+        )
     return "| " + " | ".join(cells) + " |"
+
+
+def growth_table(work: str, runs: int, mnemolint: list[str], goals: Goals) -> None:
+    """10,000, 50,000 and 100,000 topics in one dir, cold: time, time per file, peak memory."""
+    print("\n| topics | rule set | mnemolint cold | per file | peak memory |\n|---|---|---|---|---|")
+    limits = {50_000: (2_500, 120), 100_000: (8_000, 250)}
+    for topics in (10_000, 50_000, 100_000):
+        root = make_tree(os.path.join(work, f"growth{topics}"), topics)
+        growth = Timings()
+        commands = {
+            tier: [*mnemolint, "check", root, "--exit-zero", "--quiet", "--no-cache", *flags]
+            for tier, flags in TIERS.items()
+        }
+        growth.measure(commands, max(runs // 2, 1))
+        for tier in TIERS:
+            median, peak = growth.median(tier) or 0.0, growth.memory[tier]
+            print(f"| {topics:,} | {tier} | {ms(median)} | {median * 1000 / topics:.0f} µs | {peak} MiB |")
+            if topics in limits:
+                most_ms, most_mib = limits[topics]
+                measure = f"{topics:,} topics in one dir, cold: time, peak memory"
+                met = median <= most_ms and peak <= most_mib
+                goals.add(measure, tier, f"{ms(median)}, {peak} MiB", f"≤ {ms(most_ms)}, ≤ {most_mib} MiB", met)
+        import shutil
+
+        shutil.rmtree(root)
 
 
 class Speaker:
