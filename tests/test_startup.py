@@ -15,7 +15,7 @@ import pytest
 from mnemolint.cache_dir import user_cache_dir
 
 # Imported by none of the modules a small `check` needs: each costs milliseconds on every commit.
-UNUSED = ("platformdirs", "json", "pathlib", "tempfile", "shutil", "subprocess", "typing", "dataclasses")
+UNUSED = ("platformdirs", "json", "pathlib", "tempfile", "shutil", "subprocess", "typing", "dataclasses", "importlib")
 
 PROBE = """
 import re, sys
