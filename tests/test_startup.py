@@ -76,6 +76,8 @@ def test_a_small_check_imports_and_compiles_only_what_it_uses(tmp_path: Path) ->
         (" /var/cache/padded", "/home/someone"),
         ("/var/cache/padded ", "/home/someone"),
         (None, "/"),
+        (None, "//"),
+        (None, "/home/someone//"),
         (None, "relative-home"),
         (None, None),
         ("/var/cache/someone", None),
