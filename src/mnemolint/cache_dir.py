@@ -21,8 +21,10 @@ from __future__ import annotations
 import os
 import re
 import stat
+import sys
 
 from mnemolint.paths import inside, upwards
+from mnemolint.patterns import Lazy
 
 DIR_NAME = ".mnemolint_cache"
 ENV_VAR = "MNEMOLINT_CACHE_DIR"
@@ -34,7 +36,7 @@ TAG = (
     "# For information about cache directory tags, see:\n#\thttps://bford.info/cachedir/\n"
 )
 _TAG_NAME = "CACHEDIR.TAG"
-_VERSION = re.compile(r"[0-9][0-9A-Za-z.+_-]*")  # a version folder's name (`0.1.0`, `0.2.0.dev3+g1a2b`)
+_VERSION = Lazy(r"[0-9][0-9A-Za-z.+_-]*")  # a version folder's name (`0.1.0`, `0.2.0.dev3+g1a2b`)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _DIRECTORY = getattr(os, "O_DIRECTORY", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
@@ -55,11 +57,28 @@ def directory(source: str | None, setting: str, root: str) -> str:
             return candidate
     import zlib
 
-    import platformdirs
-
     folder = project or root
     slug = re.sub(r"[^A-Za-z0-9._-]+", "-", os.path.basename(folder))[:40].strip("-") or "root"
-    return os.path.join(platformdirs.user_cache_dir("mnemolint"), f"{slug}-{zlib.crc32(folder.encode()):08x}")
+    return os.path.join(user_cache_dir(), f"{slug}-{zlib.crc32(folder.encode()):08x}")
+
+
+def user_cache_dir() -> str:
+    """platformdirs' `user_cache_dir("mnemolint")`. On Linux, with an absolute `HOME` and
+    `XDG_CACHE_HOME` unset, empty or absolute (every platformdirs release agrees there), it is
+    worked out here: importing platformdirs (pathlib, tempfile, shutil…) cost a 3-file run ~12 ms."""
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    home = os.environ.get("HOME", "")
+    if (
+        sys.platform.startswith("linux")
+        and not hasattr(sys, "getandroidapilevel")
+        and "ANDROID_DATA" not in os.environ
+        and (xdg == "" or (xdg.startswith("/") and xdg == xdg.strip()))
+        and (xdg or (home.startswith("/") and home == home.strip()))
+    ):
+        return os.path.join(xdg or os.path.expanduser("~/.cache"), "mnemolint")
+    import platformdirs
+
+    return platformdirs.user_cache_dir("mnemolint")
 
 
 def project_root(source: str | None, root: str) -> str | None:

@@ -12,6 +12,7 @@ import re
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
     from typing import Any
 
 _METHODS = ("match", "fullmatch", "search", "finditer", "findall", "sub", "subn", "split")
@@ -22,6 +23,15 @@ class Lazy:
     to `re.sub(…)` or to code that checks for a `re.Pattern`."""
 
     __slots__ = ("source", "flags", "_compiled", *_METHODS)
+    # the compiled pattern's methods, as the type checker is to see them (annotations only)
+    match: Callable[..., re.Match[str] | None]
+    fullmatch: Callable[..., re.Match[str] | None]
+    search: Callable[..., re.Match[str] | None]
+    finditer: Callable[..., Iterator[re.Match[str]]]
+    findall: Callable[..., list[Any]]
+    sub: Callable[..., str]
+    subn: Callable[..., tuple[str, int]]
+    split: Callable[..., list[Any]]
 
     def __init__(self, source: str, flags: int = 0) -> None:
         self.source = source

@@ -77,11 +77,11 @@ _TOKEN_PREFIX = Lazy(
 )
 # The look-ahead on the first characters of the prefixes spares trying every prefix at every
 # position: the scan of a memory file without a token costs 40 % less.
-_TOKEN = re.compile(r"(?<![A-Za-z0-9_-])(?=[AGSdeghlnprswx])(?:" + "|".join(_TOKENS) + ")")
+_TOKEN = Lazy(r"(?<![A-Za-z0-9_-])(?=[AGSdeghlnprswx])(?:" + "|".join(_TOKENS) + ")")
 
-_URL_PASSWORD = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]{0,30}://[^\s/?#@:]{0,256}:(?P<value>[^\s/?#@]+)@")
+_URL_PASSWORD = Lazy(r"\b[A-Za-z][A-Za-z0-9+.-]{0,30}://[^\s/?#@:]{0,256}:(?P<value>[^\s/?#@]+)@")
 
-_PRIVATE_KEY = re.compile(
+_PRIVATE_KEY = Lazy(
     r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?P<value>[\s\S]*?)"
     r"(?:-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|\Z)"
 )
@@ -103,12 +103,12 @@ _PAIR_LOWER = Lazy(_PAIR.source)
 _KEY_WORDS = ("pass", "secret", "token", "key", "credential")  # every `_KEY` holds one of them
 _KEY_NAME = Lazy(r"(?<![A-Za-z0-9])(?:" + _KEY + r")(?![A-Za-z0-9])", re.IGNORECASE)
 _PROSE_GOES_ON = Lazy(r"[,;]?[ \t]+[A-Za-z]")
-_BEARER = re.compile(r"\b(?:bearer|basic)[ \t]{1,8}(?P<value>[A-Za-z0-9._~+/-]{8,}=*)", re.IGNORECASE)
+_BEARER = Lazy(r"\b(?:bearer|basic)[ \t]{1,8}(?P<value>[A-Za-z0-9._~+/-]{8,}=*)", re.IGNORECASE)
 # The pieces of a CamelCase name: acronyms, words, numbers (one left-to-right split, linear).
 _NAME_PIECE = Lazy(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|.")
 _DATA_URI = ";base64,"
 _LONG_RUN = Lazy(r"[A-Za-z0-9+/]{40}")
-_RANDOM = re.compile(r"(?<![\w/+.-])[A-Za-z0-9+/]{40,}={0,2}(?![\w/+.=-])")
+_RANDOM = Lazy(r"(?<![\w/+.-])[A-Za-z0-9+/]{40,}={0,2}(?![\w/+.=-])")
 
 _PLAIN_WORD = Lazy(r"[A-Za-z][a-z]*")
 _TRAILING = ".)!?:]*"  # sentence punctuation (or a closing `**`) after an unquoted value is not part of it

@@ -4,8 +4,8 @@ decides which agent a shared instruction file is written for: the first naming i
 `names`), `by_name`, `used_by` (the agents a project uses) and `reader_of` (the agent an
 instruction file is written for). Adding an agent: its module, and its line in `_MODULES`.
 
-The agent modules are the lowest layer: they import only `agents.base`, `paths` and
-`parse.textutil` (at module level), so that every layer above may ask them.
+The agent modules are the lowest layer: they import only `agents.base`, `paths`,
+`parse.textutil` and `patterns` (at module level), so that every layer above may ask them.
 """
 
 from __future__ import annotations

@@ -17,7 +17,6 @@ shows it yet). `AGENT` is its profile (agents/base.py), `ClaudeSession` its inst
 from __future__ import annotations
 
 import os
-import re
 
 from mnemolint.agents.base import (
     CLIENT,
@@ -37,6 +36,7 @@ from mnemolint.agents.base import (
     Verified,
 )
 from mnemolint.parse.textutil import js_lstrip_count, js_trim, utf16_len, utf16_prefix_index
+from mnemolint.patterns import Lazy
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -281,10 +281,10 @@ def _js_trim_end(text: str) -> str:
 
 # --- What it counts and sends of a file: frontmatter and block-level HTML comments removed -----
 
-_COMMENT_START = re.compile(r"( {0,3})<!--")
-_COMMENT_SPAN = re.compile(r"<!--[\s\S]*?-->")
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
-_LIST_ITEM = re.compile(r" {0,3}(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)")
+_COMMENT_START = Lazy(r"( {0,3})<!--")
+_COMMENT_SPAN = Lazy(r"<!--[\s\S]*?-->")
+_FENCE = Lazy(r" {0,3}(`{3,}|~{3,})")
+_LIST_ITEM = Lazy(r" {0,3}(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)")
 
 
 def counted(text: str) -> str:
@@ -346,9 +346,9 @@ def _block_end(lines: list[str], index: int, column: int) -> int | None:
 
 # --- Frontmatter ------------------------------------------------------------------------------
 
-_KEY = re.compile(r"[a-zA-Z_-]+:")
-_INDICATOR = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
-_LEADING_TABS = re.compile(r"(?:^|(?<=[\n\r\u2028\u2029]))\t+")
+_KEY = Lazy(r"[a-zA-Z_-]+:")
+_INDICATOR = Lazy(r"[{}\[\]*&#!|>%@`]|: ")
+_LEADING_TABS = Lazy(r"(?:^|(?<=[\n\r\u2028\u2029]))\t+")
 _LINE_BREAKS = ("\r", "\u2028", "\u2029")  # what a JavaScript `.` never matches
 
 

@@ -18,12 +18,12 @@ never through a dangerous link).
 from __future__ import annotations
 
 import errno as errnos
-import json
 import os
 import re
 
 from mnemolint.agents.base import CLIENT, GIT_ROOT, NO_CAP, ON_TOUCH, Agent, Instructions, Session, Verified
 from mnemolint.parse.textutil import js_trim
+from mnemolint.patterns import Lazy
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -125,7 +125,7 @@ _NODE_ERRORS = {
     errnos.ELOOP: "too many symbolic links encountered",
     errnos.ENAMETOOLONG: "name too long",
 }
-URL = re.compile(r"(?:file|https?)://")
+URL = Lazy(r"(?:file|https?)://")
 
 
 class Import:
@@ -197,6 +197,8 @@ def read_settings(path: str, limit: int = 1 << 20) -> dict | None:
         return {}
     if len(raw) > limit:
         return None
+    import json  # only where a settings file stands: not on every run
+
     try:
         value = json.loads(_strip_comments(raw.decode("utf-8", "replace")))
     except ValueError:

@@ -27,6 +27,7 @@ import re
 
 from mnemolint.agents.base import CLIENT, GIT_ROOT, NO_CAP, ON_TOUCH, Agent, Instructions, Session, Verified
 from mnemolint.paths import upwards
+from mnemolint.patterns import Lazy
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -144,7 +145,7 @@ class Config:
 # A string (an unterminated one runs to the line's end), a comment (an unclosed one to the text's
 # end), a bracket or a separator; anything else is skipped by the engine. No alternative can fail
 # once it has started to match, so nothing is scanned twice: a megabyte of hostile text is one pass.
-_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*(?:"|\\?$)|//[^\n]*|/\*(?:[^*]|\*(?!/))*(?:\*/|\Z)|[{}\[\],]', re.M)
+_TOKEN = Lazy(r'"(?:[^"\\\n]|\\.)*(?:"|\\?$)|//[^\n]*|/\*(?:[^*]|\*(?!/))*(?:\*/|\Z)|[{}\[\],]', re.M)
 MAX_DEPTH = 256  # deeper nesting is no config anyone writes; such a file is reported, not read
 
 
@@ -208,7 +209,7 @@ def _string(token: str) -> str | None:
 
 # ------------------------------------------------------------------ the session
 GLOB_MAX_ENTRIES = 20_000  # folder entries one `instructions` glob may list here (OpenCode has no cap)
-_MAGIC = re.compile(r"[*?\[\]{}()!+@]")
+_MAGIC = Lazy(r"[*?\[\]{}()!+@]")
 
 
 class OpenCodeSession(Session):

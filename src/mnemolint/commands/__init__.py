@@ -9,8 +9,6 @@ plain `check` loads nothing of `index`.
 
 from __future__ import annotations
 
-import importlib
-
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
     from types import ModuleType
@@ -36,4 +34,6 @@ def load(named: str | None = None) -> list[ModuleType]:
     """The module of the command `named`, if it is one; else every command module, in registry order."""
     module = named.replace("-", "_") if named else None  # `explain-rules` is commands/explain_rules.py
     chosen = [module] if module in MODULES else MODULES
-    return [importlib.import_module(f"{__name__}.{name}") for name in chosen]
+    # `__import__` with a `fromlist` gives the module itself, as `importlib.import_module` does,
+    # without importing `importlib` on every start
+    return [__import__(f"{__name__}.{name}", fromlist=["run"]) for name in chosen]

@@ -23,7 +23,7 @@ from mnemolint.patterns import Lazy
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
     import datetime as _dt
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Callable, Iterable, Iterator
 
     from mnemolint.parse.document import Document
 
@@ -120,8 +120,10 @@ def _located(directory: str) -> bool:
     return os.path.basename(directory) == DIR_NAME
 
 
-def _in_dated(name: str) -> re.Pattern:
-    return re.compile(r"[0-9]{8}/" + name)
+def _in_dated(name: str) -> Callable[[str], re.Match | None]:
+    """Whether a path is `name` in a YYYYMMDD/ folder; compiled when a `.ai-memory` file is first met."""
+    pattern = Lazy(r"[0-9]{8}/" + name)
+    return lambda rel: pattern.fullmatch(rel)
 
 
 _DAILY = _in_dated(r"daily\.md")
@@ -159,8 +161,8 @@ AI_MEMORY_DIR = ContainerType(
 PROJECT_MEMORY = _kind("ai-memory project memory", _named(PROJECT_MEMORY_NAME))
 HANDOFF = _kind("ai-memory handoff", _named(HANDOFF_NAME))
 USER_PROFILE = _kind("ai-memory user profile", _named(USER_PROFILE_NAME))
-DAILY = _kind("ai-memory daily log", _DAILY.fullmatch)
-TOPICS = _kind("ai-memory topics", _TOPICS.fullmatch)
-SESSION = _kind("ai-memory session log", _SESSION.fullmatch, markdown=False)
+DAILY = _kind("ai-memory daily log", _DAILY)
+TOPICS = _kind("ai-memory topics", _TOPICS)
+SESSION = _kind("ai-memory session log", _SESSION, markdown=False)
 TEMPLATED = (PROJECT_MEMORY, HANDOFF, TOPICS, USER_PROFILE)  # the files that hold template instances
 KINDS = (PROJECT_MEMORY, HANDOFF, USER_PROFILE, DAILY, TOPICS, SESSION)

@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import re
 
+from mnemolint.patterns import Lazy
+
 # A value: printable ASCII but tab and DEL, or any character from U+00A0 on; `_ODD` then declines
 # those of them YAML does not print or libyaml takes for line breaks. (Negated classes: a class
 # of the exact YAML ranges costs milliseconds to compile, on every cold start.)
-_LINE = re.compile(
+_LINE = Lazy(
     r"([A-Za-z_][A-Za-z0-9_.-]{0,255}): +"
     r"((?:[A-Za-z0-9_/($.]|[^\x00-\x9f])(?:[^\x00-\x1f\x7f-\x9f]*[^\x00-\x20:\x7f-\x9f])?) *"
 )

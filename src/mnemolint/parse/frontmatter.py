@@ -25,7 +25,7 @@ INVALID = "invalid"
 NOT_MAPPING = "not-mapping"
 TOO_COMPLEX = "too-complex"
 
-_FENCE = re.compile(r"---[ \t]*\r?")
+_FENCE = Lazy(r"---[ \t]*\r?")
 _KEY = Lazy(r"([A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]|$)")
 # Plain scalars whose meaning differs between YAML 1.1 and YAML 1.2 (core schema). A source
 # string, compiled (and cached by `re`) on first use: most frontmatter never needs it. No two

@@ -20,7 +20,6 @@ holds each file's text and scan for one run, so a file imported by many is read 
 from __future__ import annotations
 
 import os
-import re
 
 from mnemolint.agents.claude_code import IMPORT_DEPTH, imports_text_file
 from mnemolint.parse.document import Document
@@ -33,7 +32,7 @@ MAX_DEPTH = IMPORT_DEPTH  # nested levels Claude Code follows: `depth >= 5` is r
 
 # `@` at the start of a text token or after white space; the path runs to white space, `\ ` kept
 _IMPORT = Lazy(r"(?:^|\s)@((?:[^\s\\]|\\ )+)")
-_SYMBOLS = re.compile(r"[#%^&*()]+")
+_SYMBOLS = Lazy(r"[#%^&*()]+")
 _PATH_START = Lazy(r"[a-zA-Z0-9._-]")
 TRAILING = ":,;.)!?"  # punctuation a sentence puts after a path, which Claude Code keeps in it
 

@@ -8,10 +8,10 @@ a hostile 200 KB line, and costs nothing to import.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 
 from mnemolint.parse.textutil import js_lstrip_count, js_trim, utf16_len, utf16_prefix_index
+from mnemolint.patterns import Lazy
 
 BLANK = "blank"
 HEADING = "heading"
@@ -24,14 +24,14 @@ CODE = "code"
 NESTED = "nested"
 CONTENT = "content"
 
-_HEADING = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
-_LIST = re.compile(r"([ \t]*)(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]+|$)")
-_THEMATIC = re.compile(r" {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})")
-_SEPARATOR = re.compile(r"^[\s—–:|-]+")
-_TICKS = re.compile(r"`+")
-_TITLE = re.compile(r'"[^"]*"|\'[^\']*\'|\([^()]*\)')
-_PAREN = re.compile(r"\\.|[()]")
+_HEADING = Lazy(r" {0,3}#{1,6}(?:[ \t]|$)")
+_FENCE = Lazy(r" {0,3}(`{3,}|~{3,})")
+_LIST = Lazy(r"([ \t]*)(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]+|$)")
+_THEMATIC = Lazy(r" {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})")
+_SEPARATOR = Lazy(r"^[\s—–:|-]+")
+_TICKS = Lazy(r"`+")
+_TITLE = Lazy(r'"[^"]*"|\'[^\']*\'|\([^()]*\)')
+_PAREN = Lazy(r"\\.|[()]")
 _MAX_TITLE = 1000  # how far back from `](` a title's `[` is looked for
 
 

@@ -11,7 +11,6 @@ show a token that names a file.
 
 from __future__ import annotations
 
-import importlib
 import os
 from collections.abc import Callable
 
@@ -132,7 +131,7 @@ def printable(text: str) -> str:
 
 def writer(name: str) -> Callable[[list[Diagnostic], TextIO, ReportOptions], None]:
     """The format's `write`, behind `shown`."""
-    write = importlib.import_module(f"mnemolint.report.{name}_format").write
+    write = __import__(f"mnemolint.report.{name}_format", fromlist=["write"]).write  # as commands.load
 
     def write_shown(diagnostics: list[Diagnostic], out: TextIO, options: ReportOptions) -> None:
         write(shown(diagnostics), out, options)

@@ -197,7 +197,7 @@ PLACEHOLDERS = frozenset(
     理由/影响范围/撤销条件|恢复时优先读取的文件|lint/test/build/启动命令|继续前必须跑的验证|阻塞原因|角色|具体输入|
     名称|阶段|任务名|日期|无/存在handoff.md未完成项""".split("|")
 )
-_BRACKETED = re.compile(r"\[([^\[\]\n]{1,60})\](?!\()")  # `[text](url)` is a link, not a placeholder
+_BRACKETED = Lazy(r"\[([^\[\]\n]{1,60})\](?!\()")  # `[text](url)` is a link, not a placeholder
 _BARE_PLACEHOLDERS = ("YYYY-MM-DD HH:mm", "YYYY-MM-DD", "低/中/高", "...")  # a whole value or table cell
 _SEPARATORS = " \t（(—–-,，;；:：。.、/"
 

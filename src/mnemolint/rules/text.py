@@ -121,7 +121,7 @@ _NOT_A_PERSON = frozenset(
 )
 # What every match of `_ABSOLUTE` holds: a plain substring test rules out most files at once.
 _MARKS = ("/home/", "/Users/", ":\\", ":/Users", ":/Documents and Settings")
-_REST_OF_PATH = re.compile(r"[^\s`'\"<>|]*")
+_REST_OF_PATH = Lazy(r"[^\s`'\"<>|]*")
 # A path given as an example of what to write, or of what not to ("e.g. … not `D:\projects\x`").
 _AS_EXAMPLE = Lazy(r"(?:\be\.g\.|\bfor (?:example|instance)|\bsuch as|\binstead of|\bexamples?\s*:).{0,200}$", re.I)
 _HOME_ROOTS = ("Users", "Documents and Settings")  # a drive's home folder with no user after it
