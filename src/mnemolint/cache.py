@@ -523,9 +523,12 @@ def _freeze_facts(facts: tuple, dated: bool = False) -> tuple:
     return tuple(_freeze(fact, dated) if index in FACT_OBJECTS else fact for index, fact in enumerate(facts))
 
 
-def _thaw_facts(facts: tuple) -> tuple:
+def _thaw_facts(facts: tuple) -> list:
     """`Document.facts()` as kept: only its parsed frontmatter and suppressions are objects."""
-    return tuple(_thaw(fact) if index in FACT_OBJECTS else fact for index, fact in enumerate(facts))
+    thawed = list(facts)
+    for index in FACT_OBJECTS:
+        thawed[index] = _thaw(thawed[index])
+    return thawed
 
 
 def _frozen_diagnostic(diagnostic: Diagnostic, rebuilt: bool = False) -> tuple:

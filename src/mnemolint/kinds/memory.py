@@ -348,13 +348,17 @@ def _holds_an_index(directory: str, text: str) -> bool:
     `HEAD_LINES` lines at least one entry line for every four lines of prose, or fewer than
     `PROSE_MIN_LINES` lines of prose (a new index, a note to fill in). A workspace's long-term
     memory written as prose (a session log called `MEMORY.md` at a project's root) is no index,
-    and the files beside it are no topics. `text` is the head of its `MEMORY.md`."""
+    and the files beside it are no topics. `text` is the head of its `MEMORY.md`. Where the
+    layout says so and no line can be a separator (no `§` at all), the lines are not read."""
+    parts = directory.rstrip(os.sep).split(os.sep)
+    laid_out = parts[-1] == "memory" or (len(parts) > 1 and (parts[-2] in AGENT_HOMES or parts[-2] == "agent-memory"))
+    if laid_out and ENTRY_SEPARATOR not in text:
+        return True
     lines = classify(text.splitlines()[:HEAD_LINES], 0)
     entries = sum(1 for line in lines if line.entry)
     if not entries and any(line.text.strip() == ENTRY_SEPARATOR for line in lines):
         return False
-    parts = directory.rstrip(os.sep).split(os.sep)
-    if parts[-1] == "memory" or (len(parts) > 1 and (parts[-2] in AGENT_HOMES or parts[-2] == "agent-memory")):
+    if laid_out:
         return True
     prose = sum(1 for line in lines if line.kind == CONTENT)
     return prose < PROSE_MIN_LINES or entries * 4 >= prose
