@@ -1,4 +1,5 @@
-"""The cache: what the per-file rules found on each unchanged file, and what was parsed of it.
+"""The cache: what the per-file rules found on each unchanged file, and what was parsed of it;
+and what the container rules found on each unchanged container.
 
 Like ruff's, one file per configuration under `.mnemolint_cache/<version>/` (where that folder is,
 and what a repository may say about it: cache_dir.py), with its own `.gitignore` (`*`) and
@@ -8,7 +9,10 @@ container, the container) and reader; the run's key (`_key`) covers the mnemolin
 its source files, the settings and the rule selection, so a change to any of them is a different
 cache file. Only the findings of rules declared `cacheable` are kept; every other rule runs on
 every run, from the cached facts (frontmatter, sizes, suppression comments) or, for anything
-else, from the file read lazily.
+else, from the file read lazily. A container's entry (`held`, `hold`) is trusted while the
+container holds the same files, each with the stat key it had before the run that made the
+entry read it (its change time too: new bytes with an old mtime put back still show), the same
+other files and marker link, and its rules' questions to the file system get the same answers.
 
 A file modified within `RACY_NS` of the run that read it may have changed again within the
 timestamp's resolution (git's "racy clean"): its entry also holds a BLAKE2 digest of its bytes,
@@ -16,8 +20,9 @@ and is trusted only once the file is read again and the digest matches.
 
 The format is `marshal` of plain data (it never runs code, unlike pickle), behind a magic, the
 run's key and a CRC-32; anything else (corrupt, foreign, another version) is ignored and
-rebuilt. Each entry is its stat key and a body, marshalled on its own and decoded only when the
-key matches, so a run that changed one file writes the others' bodies back as they were.
+rebuilt. Each entry is its stat key, digest, place, whether it holds findings or suppression
+comments, and a body, marshalled on its own and decoded only when a rule of the run reads the
+file, so a run that changed one file writes the others' bodies back as they were.
 Writes go to a temporary file in the cache dir, then replace the old one (atomic; two
 concurrent runs: the last writer wins). A cache dir that is a symlink, that cannot be written, or
 that holds files but no mark of mnemolint's, turns the cache off without a word.
