@@ -112,31 +112,31 @@ class Cache:
         _without_gc(self._look, documents)
 
     def _look(self, documents: list[Document]) -> None:
-        entries, keys, valid = self.entries, self.keys, self.valid
+        entries, keys, valid, stat = self.entries, self.keys, self.valid, os.stat
         self.seen.update(document.path for document in documents)
         for document in documents:
             path = document.path
             if document.kind is None or overlaid(path):  # an editor's text, not the file
                 continue
             try:
-                info = os.stat(path)
+                info = stat(path)
             except OSError:
                 continue
-            key = keys[path] = (info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns)
+            size, mtime, inode = info.st_size, info.st_mtime_ns, info.st_ino
+            keys[path] = (size, mtime, inode, info.st_ctime_ns)
             entry = entries.get(path)
-            if entry is None:
-                continue
             try:
-                size, mtime, inode, stamp, digest, place, _, _ = entry
-                if (size, mtime, inode) != key[:3] or place != _place(document):
+                if entry is None or entry[0] != size or entry[1] != mtime or entry[2] != inode:
                     continue
-                if mtime >= stamp - RACY_NS:
+                if entry[5] != _place(document):
+                    continue
+                if mtime >= entry[3] - RACY_NS:
                     now = _digest_of_file(path, size)
-                    if digest is None or digest != now:
+                    if entry[4] is None or entry[4] != now:
                         continue
                     self.digests[path] = now
                 valid[path] = entry
-            except (TypeError, ValueError):
+            except (TypeError, IndexError):
                 continue  # an entry of the wrong shape: never trusted, the file is read
 
     def recall(
