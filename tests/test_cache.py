@@ -21,6 +21,7 @@ from conftest import EXAMPLE, preview_settings, run_cli, write_tree
 
 from mnemolint import cache, cache_dir
 from mnemolint.engine import active_rules
+from mnemolint.kinds.memory import MEMORY_DIR
 from mnemolint.rules import RULES
 from mnemolint.rules.base import EVERY_FILE, EVERY_KIND
 
@@ -319,11 +320,13 @@ def test_cold_and_warm_say_the_same_on_the_example_repo(tmp_path: Path, output_f
     assert cold.stderr == warm.stderr == uncached.stderr
 
 
-def test_only_per_file_rules_are_cacheable() -> None:
-    """A container or tree rule re-runs from the cached facts; `cacheable` is opt-in."""
+def test_only_per_file_and_container_rules_are_cacheable() -> None:
+    """A tree rule re-runs on every run; `cacheable` is opt-in, and a container rule that reads
+    what lies outside its files (a project listing for dead globs, git, the clock) is not."""
     for rule in RULES:
         if rule.cacheable:
-            assert rule.reads in (EVERY_KIND, EVERY_FILE) or isinstance(rule.reads, tuple), rule.code
+            per_file = rule.reads in (EVERY_KIND, EVERY_FILE) or isinstance(rule.reads, tuple)
+            assert per_file or rule.reads is MEMORY_DIR, rule.code
     assert not all(rule.cacheable for rule in RULES)
 
 

@@ -1,4 +1,5 @@
-"""The cache: what the per-file rules found on each unchanged file, and what was parsed of it.
+"""The cache: what the per-file rules found on each unchanged file, and what was parsed of it;
+and what the container rules found on each unchanged container.
 
 Like ruff's, one file per configuration under `.mnemolint_cache/<version>/` (where that folder is,
 and what a repository may say about it: cache_dir.py), with its own `.gitignore` (`*`) and
@@ -8,7 +9,10 @@ container, the container) and reader; the run's key (`_key`) covers the mnemolin
 its source files, the settings and the rule selection, so a change to any of them is a different
 cache file. Only the findings of rules declared `cacheable` are kept; every other rule runs on
 every run, from the cached facts (frontmatter, sizes, suppression comments) or, for anything
-else, from the file read lazily.
+else, from the file read lazily. A container's entry (`held`, `hold`) is trusted while the
+container holds the same files, each with the stat key it had before the run that made the
+entry read it (its change time too: new bytes with an old mtime put back still show), the same
+other files and marker link, and its rules' questions to the file system get the same answers.
 
 A file modified within `RACY_NS` of the run that read it may have changed again within the
 timestamp's resolution (git's "racy clean"): its entry also holds a BLAKE2 digest of its bytes,
@@ -16,8 +20,9 @@ and is trusted only once the file is read again and the digest matches.
 
 The format is `marshal` of plain data (it never runs code, unlike pickle), behind a magic, the
 run's key and a CRC-32; anything else (corrupt, foreign, another version) is ignored and
-rebuilt. Each entry is its stat key and a body, marshalled on its own and decoded only when the
-key matches, so a run that changed one file writes the others' bodies back as they were.
+rebuilt. Each entry is its stat key, digest, place, whether it holds findings or suppression
+comments, and a body, marshalled on its own and decoded only when a rule of the run reads the
+file, so a run that changed one file writes the others' bodies back as they were.
 Writes go to a temporary file in the cache dir, then replace the old one (atomic; two
 concurrent runs: the last writer wins). A cache dir that is a symlink, that cannot be written, or
 that holds files but no mark of mnemolint's, turns the cache off without a word.
@@ -44,6 +49,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from mnemolint.config import Settings
+    from mnemolint.kinds.base import Container
     from mnemolint.parse.document import Document
     from mnemolint.rules.base import Rule
 
@@ -57,18 +63,38 @@ _SCALARS = (str, int, float, bool, type(None), bytes)
 
 
 class Cache:
-    """One run's view of its cache file: `recall` before the per-file rules, `keep` after them."""
+    """One run's view of its cache file: `look` and `recall` before the per-file rules, `keep`
+    after them; `held` and `hold` around each container's rules."""
 
-    __slots__ = ("path", "key", "started", "entries", "cacheable", "fresh", "seen")
+    __slots__ = (
+        "path",
+        "key",
+        "started",
+        "entries",
+        "containers",
+        "cacheable",
+        "fresh",
+        "fresh_containers",
+        "seen",
+        "keys",
+        "valid",
+        "digests",
+        "skipped",
+    )
 
-    def __init__(self, path: str, key: str, entries: dict, cacheable: frozenset[str]) -> None:
+    def __init__(self, path: str, key: str, stored: tuple[dict, dict], cacheable: frozenset[str]) -> None:
         self.path = path
         self.key = key
         self.started = time.time_ns()  # before any file is read: what racy entries are judged by
-        self.entries = entries
+        self.entries, self.containers = stored
         self.cacheable = cacheable
         self.fresh: dict[str, tuple] = {}  # entries made (or vouched for again) this run
+        self.fresh_containers: dict[tuple[str, str], tuple] = {}
         self.seen: set[str] = set()  # the paths discovery found this run
+        self.keys: dict[str, tuple[int, int, int, int]] = {}  # each document's stat, before any read
+        self.valid: dict[str, tuple] = {}  # the entries that still stand for their file
+        self.digests: dict[str, bytes] = {}  # of the racy files whose bytes were compared
+        self.skipped: set[str] = set()  # valid entries not decoded: no finding, no suppression comment
 
     @classmethod
     def open(cls, settings: Settings, rules: list[Rule]) -> Cache:
@@ -79,32 +105,72 @@ class Cache:
         path = os.path.join(directory(settings.source, settings.cache_dir, settings.root), __version__, name)
         return cls(path, key, _read(path, key), cacheable)
 
-    def recall(self, documents: list[Document], wanted: Callable[[str], bool]) -> dict[str, list[Diagnostic]]:
-        """Give each unchanged document its cached facts; its cached findings, by path (made only
-        for the `wanted` ones, the focus of the run: the others' findings are never reported)."""
-        return _without_gc(self._recall, documents, wanted)
+    def look(self, documents: list[Document]) -> None:
+        """Stat each document once, before any rule reads it, and find the entries that still
+        stand for their file (its stat key and place unchanged; a racy one, its bytes too); none
+        is decoded yet."""
+        _without_gc(self._look, documents)
 
-    def _recall(self, documents: list[Document], wanted: Callable[[str], bool]) -> dict[str, list[Diagnostic]]:
-        found: dict[str, list[Diagnostic]] = {}
-        entries = self.entries
+    def _look(self, documents: list[Document]) -> None:
+        entries, keys, valid, stat = self.entries, self.keys, self.valid, os.stat
         self.seen.update(document.path for document in documents)
         for document in documents:
-            entry = entries.get(document.path)
-            if entry is None or document.kind is None or overlaid(document.path):  # an editor's text, not the file
+            path = document.path
+            if document.kind is None or overlaid(path):  # an editor's text, not the file
                 continue
             try:
-                held = _valid(entry, document, self.started)
-                if held is not None:
-                    facts, findings, vouched = held
-                    diagnostics = (
-                        [_diagnostic(item, document.path) for item in findings] if wanted(document.path) else []
-                    )
-                    document.recall(_thaw_facts(facts))  # last: a bad entry raised before it
-                    found[document.path] = diagnostics
-                    if vouched:  # its bytes matched, and it is no longer racy: say so
-                        self.fresh[document.path] = entry[:3] + (self.started,) + entry[4:]
-            except (TypeError, ValueError, IndexError, KeyError, AttributeError, EOFError):
+                info = stat(path)
+            except OSError:
+                continue
+            size, mtime, inode = info.st_size, info.st_mtime_ns, info.st_ino
+            keys[path] = (size, mtime, inode, info.st_ctime_ns)
+            entry = entries.get(path)
+            try:
+                if entry is None or entry[0] != size or entry[1] != mtime or entry[2] != inode:
+                    continue
+                if entry[5] != _place(document):
+                    continue
+                if mtime >= entry[3] - RACY_NS:
+                    now = _digest_of_file(path, size)
+                    if entry[4] is None or entry[4] != now:
+                        continue
+                    self.digests[path] = now
+                valid[path] = entry
+            except (TypeError, IndexError):
                 continue  # an entry of the wrong shape: never trusted, the file is read
+
+    def recall(
+        self, documents: list[Document], wanted: Callable[[str], bool], needed: Callable[[Document], bool]
+    ) -> dict[str, list[Diagnostic]]:
+        """Give each unchanged document its cached findings, by path (made only for the `wanted`
+        ones, the focus of the run: the others' findings are never reported), and its facts where
+        a rule of this run may read them (`needed`), or where it has a finding or a suppression
+        comment; the others are left unread (`skipped`), and read only if something asks."""
+        return _without_gc(self._recall, documents, wanted, needed)
+
+    def _recall(
+        self, documents: list[Document], wanted: Callable[[str], bool], needed: Callable[[Document], bool]
+    ) -> dict[str, list[Diagnostic]]:
+        found: dict[str, list[Diagnostic]] = {}
+        valid, started, racy_after = self.valid, self.started, self.started - RACY_NS
+        for document in documents:
+            path = document.path
+            entry = valid.get(path)
+            if entry is None:
+                continue
+            if not entry[6] and not needed(document):
+                found[path] = []
+                self.skipped.add(path)
+            else:
+                try:
+                    facts, findings = marshal.loads(entry[7])
+                    diagnostics = [_diagnostic(item, path) for item in findings] if wanted(path) else []
+                    document.recall(_thaw_facts(facts))  # last: a bad entry raised before it
+                except (TypeError, ValueError, IndexError, KeyError, AttributeError, EOFError):
+                    continue  # an entry of the wrong shape: never trusted, the file is read
+                found[path] = diagnostics
+            if path in self.digests and entry[1] < racy_after:  # its bytes matched, no longer racy: say so
+                self.fresh[path] = entry[:3] + (started,) + entry[4:]
         return found
 
     def keep(self, documents: list[Document], found: list[Diagnostic]) -> None:
@@ -125,17 +191,75 @@ class Cache:
             entry = _entry(document, by_path.get(document.path, []), racy_after, self.started)
             if entry is not None:
                 self.fresh[document.path] = entry
+                if entry[4] is not None:
+                    self.digests[document.path] = entry[4]
+
+    def held(self, container: Container) -> list[tuple] | None:
+        """The cached findings of the container's cacheable rules, frozen, if they still stand:
+        the same files in it (every one, by path), each with the stat key it had when they were
+        made (a racy one, its bytes too), the same other files and marker link, and the same
+        answers to what its rules asked the file system (`Container.probes`)."""
+        stored = self.containers.get((container.path, container.type.name))
+        if stored is None:
+            return None
+        try:
+            members, others, link, probes, findings = stored
+            keys = self.keys
+            if len(members) != len(container.documents) or others != tuple(container.others):
+                return None
+            if link != container.marker_link:
+                return None
+            for (path, key, digest), document in zip(members, container.documents, strict=True):
+                if path != document.path or key != keys.get(path):
+                    return None
+                if digest is not None and digest != (self.digests.get(path) or _digest_of_file(path, key[0])):
+                    return None
+            if not container.probed_alike(probes):
+                return None
+        except (TypeError, ValueError):
+            return None
+        return findings
+
+    def hold(self, container: Container, findings: list[Diagnostic], rebuilt: frozenset[int]) -> None:
+        """Keep the findings of the container's cacheable rules (all of them ran), keyed as
+        `held` checks them; not when a file of it was not stat'ed before any read (an editor's
+        buffer), or is racy and its bytes are not at hand to vouch for it. `rebuilt`: the indexes
+        of the findings whose fix is computed when applied (kept without it: `thawed` is given
+        a way to compute it again)."""
+        racy_after = self.started - RACY_NS
+        members = []
+        for document in container.documents:
+            key = self.keys.get(document.path)
+            if key is None:
+                return
+            digest = None
+            if key[1] >= racy_after:
+                digest = self.digests.get(document.path) or _digest_of_text(document, key[0])
+                if digest is None:
+                    return
+            members.append((document.path, key, digest))
+        frozen = tuple(
+            (diagnostic.path, _frozen_diagnostic(diagnostic, at in rebuilt)) for at, diagnostic in enumerate(findings)
+        )
+        entry = (tuple(members), tuple(container.others), container.marker_link, container.probes(), frozen)
+        try:
+            marshal.dumps(entry)
+        except ValueError:  # a value marshal cannot give back exactly
+            return
+        self.fresh_containers[(container.path, container.type.name)] = entry
 
     def save(self) -> None:
         """Write the entries (the old ones of files not checked this run carried over, while the
         file is still there), atomically; any failure leaves the cache as it was."""
-        if not self.fresh:
+        if not self.fresh and not self.fresh_containers:
             return
         seen = self.seen
         entries = {path: entry for path, entry in self.entries.items() if path in seen or os.path.lexists(path)}
         entries.update(self.fresh)
+        containers = {key: entry for key, entry in self.containers.items() if os.path.lexists(key[0])}
+        containers.update(self.fresh_containers)
         try:
-            payload = marshal.dumps((self.key, entries))
+            payload = marshal.dumps((self.key, entries, containers))
             _write(self.path, _MAGIC + _crc(payload).to_bytes(4, "big") + payload)
         except (OSError, ValueError):  # read-only, full, a link in the way; an unmarshallable value
             return
@@ -199,45 +323,27 @@ def _crc(data: bytes) -> int:
     return zlib.crc32(data)
 
 
-def _read(path: str, key: str) -> dict:
-    """The entries of the cache file at `path` if it is one this run can trust, else none."""
+def _read(path: str, key: str) -> tuple[dict, dict]:
+    """The entries (by file) and the container results of the cache file at `path` if it is one
+    this run can trust, else none."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
         with open(fd, "rb") as handle:
             if os.fstat(handle.fileno()).st_size > _MAX_BYTES:
-                return {}
+                return {}, {}
             data = handle.read()
         if not data.startswith(_MAGIC):
-            return {}
+            return {}, {}
         head = len(_MAGIC)
         payload = data[head + 4 :]
         if int.from_bytes(data[head : head + 4], "big") != _crc(payload):
-            return {}
-        stored_key, entries = _without_gc(marshal.loads, payload)
+            return {}, {}
+        stored_key, entries, containers = _without_gc(marshal.loads, payload)
     except (OSError, ValueError, EOFError, TypeError):
-        return {}
-    return entries if stored_key == key and type(entries) is dict else {}
-
-
-def _valid(entry: tuple, document: Document, started: int) -> tuple[tuple, tuple, bool] | None:
-    """The facts and findings of `entry` if it still stands for the file (else None): its stat
-    key and place match, and for a racy entry its bytes too; and whether it is then no longer
-    racy for this run, so that its entry can say so. Its body is decoded only then."""
-    try:
-        info = os.stat(document.path)
-    except OSError:
-        return None
-    size, mtime, inode, stamp, body = entry
-    if (info.st_size, info.st_mtime_ns, info.st_ino) != (size, mtime, inode):
-        return None
-    place, digest, facts, findings = marshal.loads(body)
-    if place != _place(document):
-        return None
-    if mtime < stamp - RACY_NS:
-        return facts, findings, False
-    if digest is None or digest != _digest_of_file(document.path, size):
-        return None
-    return facts, findings, mtime < started - RACY_NS
+        return {}, {}
+    if stored_key != key or type(entries) is not dict or type(containers) is not dict:
+        return {}, {}
+    return entries, containers
 
 
 def _place(document: Document) -> tuple:
@@ -261,28 +367,36 @@ def _entry(document: Document, findings: list[tuple], racy_after: int, started: 
         return None  # changed since it was read
     digest = None
     if info.st_mtime_ns >= racy_after:
-        text = document.text
-        if text is None or document.decode_error is not None:
+        digest = _digest_of_text(document, info.st_size)
+        if digest is None:
             return None  # its bytes are not at hand to vouch for it
-        data = text.encode("utf-8", "surrogatepass")
-        if len(data) != info.st_size:
-            return None
-        digest = _digest(data)
-    place = _place(document)
     try:  # marshal takes only the exact types it can give back: a str subclass, a date are refused
-        body = marshal.dumps((place, digest, facts, tuple(findings)))
+        body = marshal.dumps((facts, tuple(findings)))
     except ValueError:
         try:  # frontmatter with a date in it, most likely (`created: 2025-01-31`)
-            body = marshal.dumps((place, digest, _freeze_facts(known, dated=True), tuple(findings)))
+            body = marshal.dumps((_freeze_facts(known, dated=True), tuple(findings)))
         except (ValueError, _Unplain):
             return None
-    return (info.st_size, info.st_mtime_ns, info.st_ino, started, body)
+    # What `recall` decodes the body for even when no rule of the run reads the file: its
+    # findings, and its suppression comments (False: not parsed, so not known to be none).
+    flagged = bool(findings) or known[FACT_OBJECTS[1]] is not None
+    return (info.st_size, info.st_mtime_ns, info.st_ino, started, digest, _place(document), flagged, body)
 
 
 def _digest(data: bytes) -> bytes:
     from hashlib import blake2b
 
     return blake2b(data, digest_size=16).digest()
+
+
+def _digest_of_text(document: Document, size: int) -> bytes | None:
+    """The digest of the bytes of `document` as read this run (read now if no rule read it), or
+    None when its text does not give them back exactly."""
+    text = document.text
+    if text is None or document.decode_error is not None:
+        return None
+    data = text.encode("utf-8", "surrogatepass")
+    return _digest(data) if len(data) == size else None
 
 
 def _digest_of_file(path: str, size: int) -> bytes | None:
@@ -414,17 +528,22 @@ def _freeze_facts(facts: tuple, dated: bool = False) -> tuple:
     return tuple(_freeze(fact, dated) if index in FACT_OBJECTS else fact for index, fact in enumerate(facts))
 
 
-def _thaw_facts(facts: tuple) -> tuple:
+def _thaw_facts(facts: tuple) -> list:
     """`Document.facts()` as kept: only its parsed frontmatter and suppressions are objects."""
-    return tuple(_thaw(fact) if index in FACT_OBJECTS else fact for index, fact in enumerate(facts))
+    thawed = list(facts)
+    for index in FACT_OBJECTS:
+        thawed[index] = _thaw(thawed[index])
+    return thawed
 
 
-def _frozen_diagnostic(diagnostic: Diagnostic) -> tuple:
+def _frozen_diagnostic(diagnostic: Diagnostic, rebuilt: bool = False) -> tuple:
+    """A finding as plain data; `rebuilt`: its fix is computed when applied (`Fix.build`), which
+    is kept as a mark only."""
     fix = diagnostic.fix
     frozen_fix = None
     if fix is not None:
         edits = tuple((edit.start, edit.end, edit.content) for edit in fix.edits)
-        frozen_fix = (fix.applicability, fix.message, edits, fix.path)
+        frozen_fix = (fix.applicability, fix.message, edits, fix.path, rebuilt)
     return (
         diagnostic.code,
         diagnostic.name,
@@ -439,7 +558,14 @@ def _frozen_diagnostic(diagnostic: Diagnostic) -> tuple:
     )
 
 
-def _diagnostic(item: tuple, path: str) -> Diagnostic:
+def thawed(item: tuple, rebuild: Callable[[Diagnostic], Callable[[], Any]]) -> Diagnostic:
+    """A container's finding as `held` gives it; `rebuild(finding)` gives the function computing
+    the fix of one whose fix was computed when applied."""
+    path, frozen = item
+    return _diagnostic(frozen, path, rebuild)
+
+
+def _diagnostic(item: tuple, path: str, rebuild: Callable[[Diagnostic], Callable[[], Any]] | None = None) -> Diagnostic:
     made = Diagnostic.__new__(Diagnostic)
     (
         made.code,
@@ -457,8 +583,10 @@ def _diagnostic(item: tuple, path: str) -> Diagnostic:
     made.fix = None
     made.agents = ()  # set for the run once the findings are filtered (affected.py)
     if fix is not None:
-        applicability, message, edits, fix_path = fix
+        applicability, message, edits, fix_path, rebuilt = fix
         made.fix = Fix(applicability, message, tuple(Edit(*edit) for edit in edits), path=fix_path)
+        if rebuilt and rebuild is not None:
+            made.fix.build = rebuild(made)
     return made
 
 

@@ -152,7 +152,12 @@ def lint(
         discovered(tree)
     options = settings.options
     for_kind = dispatch.for_kind
-    recalled = memo.recall(tree.documents, tree.in_focus) if memo is not None else {}
+    held: dict[Container, list[tuple]] = {}
+    recalled: dict[str, list[Diagnostic]] = {}
+    if memo is not None:
+        memo.look(tree.documents)
+        held = _held(memo, tree, dispatch)
+        recalled = memo.recall(tree.documents, tree.in_focus, _needs_facts(tree, dispatch, held))
 
     def check(documents: list[Document]) -> parallel.Checked:
         """Per-file rules over `documents`: the hot loop of a large run, so `_run` is inlined."""
@@ -179,19 +184,21 @@ def lint(
         _tell(error)
     if memo is not None:
         memo.keep([document for document in checked if document.path not in recalled], found)
-        memo.save()
         for document in focused:
             found.extend(recalled.get(document.path, ()))
     for container in tree.containers:
-        found.extend(_check_container(container, dispatch.per_container.get(container.type, ()), tree, options, errors))
+        found.extend(_check_container(container, dispatch, tree, options, errors, memo, held.get(container)))
+    if memo is not None:
+        memo.save()
     for rule in dispatch.tree:
         found.extend(hit for hit in _run(rule, tree, tree.root, options, errors) if tree.in_focus(hit.path))
     from mnemolint.affected import name_agents
 
     used: dict[str, set[suppress.Mark]] = {}
-    kept = _filter(found, tree, settings, used)
+    unmarked = memo.skipped if memo is not None else set()
+    kept = _filter(found, tree, settings, used, unmarked)
     if dispatch.suppressions:
-        kept += _audit(focused, used, dispatch, tree, settings, errors)
+        kept += _audit([each for each in focused if each.path not in unmarked], used, dispatch, tree, settings, errors)
         kept.sort(key=Diagnostic.sort_key)
     name_agents(kept, tree)
     return Result(kept, tree, errors)
@@ -216,7 +223,7 @@ def _audit(
             audit = base.Audit(document, used.get(document.path, set()), ran, codes)
             for rule in dispatch.suppressions:
                 found.extend(_run(rule, audit, document.path, settings.options, errors))
-    return _filter(found, tree, settings, {}, blanket=False)
+    return _filter(found, tree, settings, {}, set(), blanket=False)
 
 
 def _open_cache(settings: Settings, rules: list[Rule]) -> cache_module.Cache:
@@ -246,25 +253,107 @@ def _fits_cache(hit: Hit, path: str) -> bool:
     return (hit.path is None or hit.path == path) and (hit.fix is None or hit.fix.build is None)
 
 
+def _held(memo: cache_module.Cache, tree: Tree, dispatch: _Dispatch) -> dict[Container, list[tuple]]:
+    """The containers whose cacheable rules' findings the cache still holds (`Cache.held`)."""
+    held = {}
+    for container in tree.containers:
+        if any(rule.cacheable for rule in dispatch.per_container.get(container.type, ())):
+            findings = memo.held(container)
+            if findings is not None:
+                held[container] = findings
+    return held
+
+
+def _needs_facts(tree: Tree, dispatch: _Dispatch, held: dict[Container, list[tuple]]) -> Callable[[Document], bool]:
+    """Whether a rule of this run may read what the cache knows of an unchanged document: one in
+    no container (the tree rules' instruction files), in one whose rules run, of a kind that
+    rules not `cacheable` read, or any, when a tree rule may read the files of containers."""
+    if any(rule.reads_members for rule in dispatch.tree):
+        return lambda document: True
+    settled = {
+        container
+        for container in held
+        if all(rule.cacheable for rule in dispatch.per_container.get(container.type, ()))
+    }
+
+    def needs(document: Document) -> bool:
+        return document.container not in settled or bool(dispatch.uncached_for_kind(document.kind))
+
+    return needs
+
+
 def _check_container(
-    container: Container, rules: Iterable[Rule], tree: Tree, options: dict, errors: list[str]
+    container: Container,
+    dispatch: _Dispatch,
+    tree: Tree,
+    options: dict,
+    errors: list[str],
+    memo: cache_module.Cache | None,
+    held: list[tuple] | None,
 ) -> list[Diagnostic]:
     """A container's rules, as far as the focus asks for them: a rule about the anchor file runs
     only when that file is in focus, one about the members reports only those in focus unless the
-    anchor is, and one about each file it names (ON_EACH) only those in focus."""
+    anchor is, and one about each file it names (ON_EACH) only those in focus. The findings of
+    its `cacheable` rules come from the cache where it `held` them, else are kept there once
+    every one of those rules ran without an error."""
     anchor = container.anchor_path
     anchor_in_focus = tree.in_focus(anchor)
     if not anchor_in_focus and not any(tree.in_focus(document.path) for document in container.documents):
         return []
+    rules = dispatch.per_container.get(container.type, ())
+    by_code = {rule.code: rule for rule in rules}
+    cached: dict[str, list[Diagnostic]] = {}
+    if held is not None:
+        from mnemolint.cache import thawed
+
+        rebuild = _rebuild(by_code, container, options)
+        for item in held:
+            diagnostic = thawed(item, rebuild)
+            cached.setdefault(diagnostic.code, []).append(diagnostic)
     found: list[Diagnostic] = []
+    cacheable: list[Diagnostic] = []
+    complete = memo is not None and held is None and any(rule.cacheable for rule in rules)
     for rule in rules:
         if rule.reports_on == base.ON_ANCHOR and not anchor_in_focus:
+            complete = complete and not rule.cacheable
             continue
-        hits = _run(rule, container, anchor, options, errors)
+        if held is not None and rule.cacheable:
+            hits = cached.get(rule.code, [])
+        else:
+            before = len(errors)
+            hits = _run(rule, container, anchor, options, errors)
+            if rule.cacheable:
+                cacheable.extend(hits)
+                complete = complete and len(errors) == before
         if rule.reports_on == base.ON_EACH or rule.reports_on == base.ON_MEMBERS and not anchor_in_focus:
             hits = [hit for hit in hits if tree.in_focus(hit.path)]
         found.extend(hits)
+    if complete and memo is not None:
+        built = frozenset(at for at, hit in enumerate(cacheable) if hit.fix is not None and hit.fix.build is not None)
+        memo.hold(container, cacheable, built)
     return found
+
+
+def _rebuild(rules: dict[str, Rule], container: Container, options: dict) -> Callable[[Diagnostic], Callable]:
+    """For a cached finding whose fix is computed when applied: the function that computes it,
+    by running its rule on the container again and taking the fix of the same finding."""
+
+    def for_finding(cached: Diagnostic) -> Callable[[], object]:
+        def build() -> object:
+            rule = rules[cached.code]
+            for hit in rule.check(container, options):
+                made = Diagnostic(rule.code, rule.name, rule.severity, container.anchor_path, hit)
+                if made.fix is not None and _same(made, cached):
+                    return made.fix.compute()
+            return "the finding is gone: lint again"
+
+        return build
+
+    return for_finding
+
+
+def _same(one: Diagnostic, other: Diagnostic) -> bool:
+    return (one.path, one.line, one.column, one.message) == (other.path, other.line, other.column, other.message)
 
 
 def _use_fixed_text(tree: Tree, fixed: dict[str, str], options: dict) -> None:
@@ -336,11 +425,13 @@ def _filter(
     tree: Tree,
     settings: Settings,
     used: dict[str, set[suppress.Mark]],
+    unmarked: set[str],
     *,
     blanket: bool = True,
 ) -> list[Diagnostic]:
     """The findings neither ignored for their file nor suppressed, sorted; `used` gets the
-    suppression marks that silenced each (`blanket`: whether a comment naming no code counts)."""
+    suppression marks that silenced each (`blanket`: whether a comment naming no code counts).
+    `unmarked`: files known to hold no suppression comment without being read (cache.py)."""
     documents: dict[str, Document] = {document.path: document for document in tree.documents}
     ignored = _PerFileIgnores(settings)
     severity = severities(settings)
@@ -350,7 +441,7 @@ def _filter(
         if ignored.covers(path, diagnostic.code):
             continue
         document = documents.get(path)
-        marks = document.suppressions if document is not None else None
+        marks = document.suppressions if document is not None and path not in unmarked else None
         if marks is not None:
             covering = marks.covering(diagnostic.code, diagnostic.line, blanket=blanket)
             if covering:

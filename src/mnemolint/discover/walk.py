@@ -82,7 +82,8 @@ class _Walk:
             except OSError as error:
                 self.unreadable.append((directory, error.strerror or str(error)))
                 continue
-            children = [child for entry in entries if (child := self._visit(entry, ancestors, root))]
+            listed = os.path.split(os.path.join(directory, "-"))[0]  # the folder `split` gives its files
+            children = [child for entry in entries if (child := self._visit(entry, listed, ancestors, root))]
             if directory in self.marker_dirs:
                 self.marked.add(key)  # it holds a marker: a container under any name, walked once
             if directory in self.container_paths:
@@ -103,7 +104,9 @@ class _Walk:
             self.container_paths[directory] = placed
         return True
 
-    def _visit(self, entry: os.DirEntry, ancestors: tuple, root: str) -> tuple | None:
+    def _visit(self, entry: os.DirEntry, directory: str, ancestors: tuple, root: str) -> tuple | None:
+        """A directory to walk next (path, lineage, whether through a link), or None; a file is
+        filed by the folder it was listed in (`directory`)."""
         if self.exclusion.skips(entry.path, entry.name):
             return None
         try:
@@ -115,7 +118,7 @@ class _Walk:
                 info = entry.stat(follow_symlinks=False)
                 return entry.path, ancestors + ((info.st_dev, info.st_ino),), False
             if entry.is_file(follow_symlinks=False) and not self._ignored(entry.path, False, root):
-                self.add_file(entry.path)
+                self.add_file(entry.path, directory, entry.name)
         except OSError as error:
             self.unreadable.append((entry.path, error.strerror or str(error)))
         return None
@@ -229,11 +232,13 @@ class _Walk:
         if regular and (named or not self.exclusion.skips(path, os.path.basename(path))):
             self.add_file(path)
 
-    def add_file(self, path: str) -> None:
+    def add_file(self, path: str, directory: str | None = None, name: str | None = None) -> None:
+        """File `path` (in `directory`, called `name`, when the walk listed it there)."""
         if path in self.added:
             return
         self.added.add(path)
-        directory, name = os.path.split(path)
+        if directory is None or name is None:
+            directory, name = os.path.split(path)
         self.files.setdefault(directory, []).append(name)
         if name in _MARKERS and self.holds(directory, name):
             self._marked_by(directory, name)
@@ -431,8 +436,9 @@ def _build(tree: Tree, walk: _Walk, settings: Settings) -> None:
         # Relative to the container (or the root) once per directory, not once per file.
         above = _relative(directory, owner.path if owner is not None else tree.root)
         above = "" if above == "." else above + "/"
+        prefix = os.path.join(directory, "")  # joined once: `prefix + name` is `os.path.join(directory, name)`
         for name in sorted(walk.files[directory]):
-            path = os.path.join(directory, name)
+            path = prefix + name
             tree.files.append(path)
             rel = above + name
             kind = kind_of(rel, container_type)

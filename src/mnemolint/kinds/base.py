@@ -59,6 +59,16 @@ class Container:
         """Take what it needs of the whole discovery, once every file is filed (a rules dir its
         project); most containers need nothing."""
 
+    def probes(self) -> tuple:
+        """What this run's rules asked the file system through the container beyond its files
+        (plain data, with the answers), so that a cached result of its `cacheable` rules stands
+        only while every answer is the same (`probed_alike`); most containers ask nothing."""
+        return ()
+
+    def probed_alike(self, probes: tuple) -> bool:
+        """Whether asking `probes` again gets the same answers."""
+        return not probes
+
     def lost_to(self, link: str) -> str:
         """What the agents that scan this container lose to the dangling symlink `link` in it,
         completing "Dangling symlink …;" (empty: no more than the link itself)."""

@@ -141,11 +141,14 @@ class MemoryDir(Container):
         file named as an index (`MEMORY-archive.md`, `INDEX-old.md`: so that a fix that drops an
         entry does not turn it back into a memory). The index rules check its links, duplicates
         and line lengths; the topic rules, which judge a memory, leave it alone. It is decided on
-        the file alone (the cache keeps what the topic rules found on it).
+        the file alone (the cache keeps what the topic rules found on it). An entry needs a link,
+        and a link needs `](` in the text (`index_lines.find_links`), which an unchanged file
+        answers from the cache (`Document.holds`): a topic without one is no index, known without
+        reading or parsing it.
         """
         if document.path not in self._secondary:
             lines = None
-            if document.readable and not document.frontmatter.present:
+            if document.holds("](") and document.readable and not document.frontmatter.present:
                 classified = classify(document.lines, 0)
                 base = posixpath.dirname(document.rel)
                 entries = sum(1 for line in classified if line.entry and self._inside(line.links[0].target, base))
@@ -232,19 +235,30 @@ class MemoryDir(Container):
         last = candidates[-1]
         return Resolved(last, ESCAPES if _escapes(last) else MISSING)
 
+    def probes(self) -> tuple:
+        """The paths in the dir its links named that are no topic, and whether each is there."""
+        return tuple(sorted(self._exists_cache.items()))
+
+    def probed_alike(self, probes: tuple) -> bool:
+        return all(_exists(self.path, rel) == found for rel, found in probes)
+
     def _exists(self, rel: str) -> bool | None:
         """Whether `rel` is in the memory dir; None when that cannot be known (a directory on the way
         that may not be searched, a loop of links, a name too long for the system)."""
         if rel not in self._exists_cache:
-            try:
-                os.stat(os.path.join(self.path, *rel.split("/")))
-                found: bool | None = True
-            except (FileNotFoundError, NotADirectoryError, ValueError):  # ValueError: a NUL in the name
-                found = False
-            except OSError:
-                found = None
-            self._exists_cache[rel] = found
+            self._exists_cache[rel] = _exists(self.path, rel)
         return self._exists_cache[rel]
+
+
+def _exists(directory: str, rel: str) -> bool | None:
+    """Whether `rel` is in `directory` (`MemoryDir._exists`)."""
+    try:
+        os.stat(os.path.join(directory, *rel.split("/")))
+    except (FileNotFoundError, NotADirectoryError, ValueError):  # ValueError: a NUL in the name
+        return False
+    except OSError:
+        return None
+    return True
 
 
 def _classified(index: Document) -> list[IndexLine]:
@@ -334,13 +348,17 @@ def _holds_an_index(directory: str, text: str) -> bool:
     `HEAD_LINES` lines at least one entry line for every four lines of prose, or fewer than
     `PROSE_MIN_LINES` lines of prose (a new index, a note to fill in). A workspace's long-term
     memory written as prose (a session log called `MEMORY.md` at a project's root) is no index,
-    and the files beside it are no topics. `text` is the head of its `MEMORY.md`."""
+    and the files beside it are no topics. `text` is the head of its `MEMORY.md`. Where the
+    layout says so and no line can be a separator (no `§` at all), the lines are not read."""
+    parts = directory.rstrip(os.sep).split(os.sep)
+    laid_out = parts[-1] == "memory" or (len(parts) > 1 and (parts[-2] in AGENT_HOMES or parts[-2] == "agent-memory"))
+    if laid_out and ENTRY_SEPARATOR not in text:
+        return True
     lines = classify(text.splitlines()[:HEAD_LINES], 0)
     entries = sum(1 for line in lines if line.entry)
     if not entries and any(line.text.strip() == ENTRY_SEPARATOR for line in lines):
         return False
-    parts = directory.rstrip(os.sep).split(os.sep)
-    if parts[-1] == "memory" or (len(parts) > 1 and (parts[-2] in AGENT_HOMES or parts[-2] == "agent-memory")):
+    if laid_out:
         return True
     prose = sum(1 for line in lines if line.kind == CONTENT)
     return prose < PROSE_MIN_LINES or entries * 4 >= prose

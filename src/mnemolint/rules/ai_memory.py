@@ -764,6 +764,7 @@ def daily_header_invalid(document: Document, options: dict) -> Iterator[Hit]:
     "ai-memory-misplaced",
     WARNING,
     reads=TREE,
+    reads_members=False,
     summary="An `.ai-memory/` that is not at the repository's top level: the skill reads only that one.",
 )
 def ai_memory_misplaced(tree: Tree, options: dict) -> Iterator[Hit]:

@@ -66,11 +66,20 @@ class Rule:
     """`template` is the one-sentence summary with `{option-name}` where a threshold goes;
     `summary` is it with the defaults filled in, `describe(options)` with the options in force.
 
-    `cacheable`: the rule reads one document and its findings are a function of that file's bytes,
-    its path, kind, container path and reader, and the options, nothing else (no other file, no
-    project listing, no git, no clock); they are about that file only and carry no computed
-    (`build`) fix. Only such a rule's findings are kept in the cache (cache.py); every other rule
-    runs on every run, which is why False is the default.
+    `cacheable`: for a per-file rule, it reads one document and its findings are a function of
+    that file's bytes, its path, kind, container path and reader, and the options, nothing else
+    (no other file, no project listing, no git, no clock); they are about that file only and carry
+    no computed (`build`) fix. For a container rule, its findings are a function of the
+    container's path, its documents (paths, bytes, kinds), the names of its other files, its
+    marker link, the options, and what it asks the file system through the container
+    (`Container.probes`), nothing else: no project listing, no git, no clock, no file outside it.
+    Only such a rule's findings are kept in the cache (cache.py); every other rule runs on every
+    run, which is why False is the default.
+
+    `reads_members`: for a tree rule, whether it may read documents inside containers (False: it
+    reads only files in no container, such as instruction files). A warm run leaves the unchanged
+    files of a container whose findings were cached unread unless a tree rule that runs reads
+    them; a wrong False costs only time (the file is then read when asked for), never a finding.
 
     `preview`: why the rule is not on by default, as measured (its precision on repositories it
     was not tuned on, or how few findings there were to judge); None for a default rule. A
@@ -92,6 +101,7 @@ class Rule:
         "check",
         "since",
         "cacheable",
+        "reads_members",
         "preview",
     )
 
@@ -121,6 +131,7 @@ class Rule:
         self.check = check
         self.since = since
         self.cacheable = cacheable
+        self.reads_members = True
         self.preview = preview
         self.summary = self.describe({})  # a placeholder naming no option of the rule fails here, at import
 
@@ -191,14 +202,19 @@ def rule(
     since: str = "0.1.0",
     cacheable: bool = False,
     preview: str | None = None,
+    reads_members: bool = True,
 ) -> Callable[[Callable[..., Iterable[Hit]]], Rule]:
     """Declare a rule; `summary` is one sentence, shown by `mnemolint rules` and in SARIF, with
     `{option-name}` for each threshold it names (filled in from `options`, never typed in).
-    `cacheable=True` only for a per-file rule that is a pure function of its file (`Rule`).
+    `cacheable=True` only for a per-file rule that is a pure function of its file, or a container
+    rule that is one of its container's files (`Rule`); `reads_members=False` for a tree rule
+    that reads no file in a container.
     `preview="…"` puts the rule in the preview tier, saying what was measured (one sentence, shown
     on its page, by `mnemolint rules`, in SARIF and JSON)."""
 
     def wrap(check: Callable[..., Iterable[Hit]]) -> Rule:
-        return Rule(code, name, severity, reads, summary, fix, options, reports_on, check, since, cacheable, preview)
+        made = Rule(code, name, severity, reads, summary, fix, options, reports_on, check, since, cacheable, preview)
+        made.reads_members = reads_members
+        return made
 
     return wrap

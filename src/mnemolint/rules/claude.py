@@ -104,6 +104,7 @@ def _stripped(edge: Edge) -> str | None:
     "import-not-found",
     WARNING,
     reads=TREE,
+    reads_members=False,
     summary="An `@path` import that resolves to no file: Claude Code drops it silently.",
     options=(USER_MEMORY,),
 )
@@ -134,6 +135,7 @@ def import_not_found(tree: Tree, options: dict) -> Iterator[Hit]:
     "import-trailing-punctuation",
     WARNING,
     reads=TREE,
+    reads_members=False,
     summary="An `@path` import followed by `:` or `,`: the punctuation becomes part of the path.",
     options=(USER_MEMORY,),
 )
@@ -156,6 +158,7 @@ def import_trailing_punctuation(tree: Tree, options: dict) -> Iterator[Hit]:
     "import-too-deep",
     WARNING,
     reads=TREE,
+    reads_members=False,
     summary=f"An `@path` import more than {MAX_DEPTH} levels below the file Claude Code starts from: it never loads.",
     options=(USER_MEMORY,),
 )
@@ -179,6 +182,7 @@ def import_too_deep(tree: Tree, options: dict) -> Iterator[Hit]:
     "import-cycle",
     WARNING,
     reads=TREE,
+    reads_members=False,
     summary="`@path` imports that lead back to a file already on the chain: the cycle is cut there.",
     options=(USER_MEMORY,),
 )
@@ -206,6 +210,7 @@ def import_cycle(tree: Tree, options: dict) -> Iterator[Hit]:
     "import-in-code",
     INFO,
     reads=TREE,
+    reads_members=False,
     summary="An `@path` naming a file inside a code span or fence: Claude Code does not import it.",
     options=(USER_MEMORY,),
 )
@@ -227,6 +232,7 @@ def import_in_code(tree: Tree, options: dict) -> Iterator[Hit]:
     "claude-md-too-large",
     WARNING,
     reads=TREE,
+    reads_members=False,
     summary="An instruction file Claude Code loads that is over {claude-md-max-chars} characters on its own.",
     options=(MAX_CHARS, USER_MEMORY),
 )
@@ -266,6 +272,7 @@ def claude_md_too_large(tree: Tree, options: dict) -> Iterator[Hit]:
     "import-sensitive",
     ERROR,
     reads=TREE,
+    reads_members=False,
     summary="An `@path` import naming a credential or system file: Claude Code would send it to the model.",
     options=(USER_MEMORY,),
 )

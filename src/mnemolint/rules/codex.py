@@ -72,6 +72,7 @@ def _shown(path: str, tree: Tree) -> str:
     "agents-md-over-budget",
     ERROR,
     reads=TREE,
+    reads_members=False,
     summary="An `AGENTS.md` that Codex cuts or drops: the chain from the git root down to it is over "
     "{codex-max-bytes} bytes.",
     options=(MAX_BYTES,),
@@ -136,6 +137,7 @@ def _advice(total: int, above: bool) -> str:
     "agents-override-committed",
     WARNING,
     reads=TREE,
+    reads_members=False,
     summary="An `AGENTS.override.md` tracked in git: it replaces `AGENTS.md` for everyone who clones.",
 )
 def agents_override_committed(tree: Tree, options: dict) -> Iterator[Hit]:

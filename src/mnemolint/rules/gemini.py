@@ -98,6 +98,7 @@ def _chain(found: gemini.Import, tree: Tree) -> str:
     "import-not-found",
     WARNING,
     reads=TREE,
+    reads_members=False,
     summary="An `@path` Gemini CLI takes for an import finds no file: a failure note replaces the text.",
     preview=PREVIEW,
 )
@@ -128,6 +129,7 @@ def import_not_found(tree: Tree, options: dict) -> Iterator[Hit]:
     "import-outside-project",
     WARNING,
     reads=TREE,
+    reads_members=False,
     summary="An `@path` import that leads outside the project, or an URL: Gemini CLI refuses it.",
     preview=PREVIEW,
 )
@@ -157,6 +159,7 @@ def import_outside_project(tree: Tree, options: dict) -> Iterator[Hit]:
     "import-too-deep",
     WARNING,
     reads=TREE,
+    reads_members=False,
     summary=f"An `@path` import more than {gemini.IMPORT_DEPTH} levels down: Gemini CLI sends it as text.",
     preview=PREVIEW,
 )
@@ -175,6 +178,7 @@ def import_too_deep(tree: Tree, options: dict) -> Iterator[Hit]:
     "import-cycle",
     WARNING,
     reads=TREE,
+    reads_members=False,
     summary="An `@path` import of a file already on its chain of imports: Gemini CLI sends a note instead.",
     preview=PREVIEW,
 )
@@ -194,6 +198,7 @@ def import_cycle(tree: Tree, options: dict) -> Iterator[Hit]:
     "import-sensitive",
     ERROR,
     reads=TREE,
+    reads_members=False,
     summary="An `@path` import naming a credential or system file: Gemini CLI would send it to the model.",
     preview=PREVIEW,
 )
@@ -213,6 +218,7 @@ def import_sensitive(tree: Tree, options: dict) -> Iterator[Hit]:
     "context-file-name-missing",
     WARNING,
     reads=TREE,
+    reads_members=False,
     summary="`context.fileName` names a file that stands in no folder of the project: nothing loads by it.",
     preview=PREVIEW,
 )
@@ -248,6 +254,7 @@ def context_file_name_missing(tree: Tree, options: dict) -> Iterator[Hit]:
     "context-file-unreached",
     WARNING,
     reads=TREE,
+    reads_members=False,
     summary="A context file below a folder Gemini CLI's tools refuse: a session at the root never loads it.",
     preview=PREVIEW,
 )
@@ -267,6 +274,7 @@ def context_file_unreached(tree: Tree, options: dict) -> Iterator[Hit]:
     "agents-md-not-read",
     INFO,
     reads=TREE,
+    reads_members=False,
     summary="An `AGENTS.md` with no Gemini CLI context file beside it: Gemini CLI does not read it.",
     preview=PREVIEW,
 )

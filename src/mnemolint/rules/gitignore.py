@@ -107,6 +107,7 @@ def _line_of(verdict: Verdict) -> str:
     "ai-memory-logs-not-ignored",
     WARNING,
     reads=TREE,
+    reads_members=False,
     summary="Dated `.ai-memory` logs (daily.md, topics.md, session files) are not ignored by git.",
     fix=SAFE,
     options=(NOW,),
@@ -152,6 +153,7 @@ def logs_not_ignored(tree: Tree, options: dict) -> Iterator[Hit]:
     "shared-memory-ignored",
     WARNING,
     reads=TREE,
+    reads_members=False,
     summary="`.ai-memory/project_memory.md` or `handoff.md` is ignored by git, so the team never gets it.",
     fix=SAFE,
     options=(NOW,),
@@ -208,6 +210,7 @@ def _share_fix(project: _Project, paths: list[str], verdict: Verdict, today: str
     "personal-log-tracked",
     ERROR,
     reads=TREE,
+    reads_members=False,
     summary="A dated `.ai-memory` log is already tracked by git (`git ls-files`).",
 )
 def personal_log_tracked(tree: Tree, options: dict) -> Iterator[Hit]:

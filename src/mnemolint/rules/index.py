@@ -52,6 +52,7 @@ def _advice(options: dict) -> str:
     "index-over-load-limit",
     ERROR,
     reads=MEMORY_DIR,
+    cacheable=True,
     summary="MEMORY.md is over {index-max-lines} lines or {index-max-chars} characters, so the agent loads only "
     "part of it.",
     options=(MAX_LINES, MAX_CHARS, LINE_MAX_CHARS),
@@ -222,6 +223,7 @@ def _stripped_over(memdir: MemoryDir, cut: Load, max_lines: int, max_chars: int)
     "index-near-limit",
     WARNING,
     reads=MEMORY_DIR,
+    cacheable=True,
     summary="MEMORY.md is at {index-warn-ratio} or more of its load cap.",
     options=(MAX_LINES, MAX_CHARS, WARN_RATIO, TARGET_LINES, TARGET_CHARS),
 )
@@ -311,6 +313,7 @@ _CONTENT_KINDS = {il.CONTENT: "text", il.NESTED: "nested detail", il.CODE: "a co
     "index-line-too-long",
     WARNING,
     reads=MEMORY_DIR,
+    cacheable=True,
     summary="An index line is over {index-line-max-chars} characters.",
     fix=UNSAFE,
     options=(LINE_MAX_CHARS, MAX_CHARS),
@@ -398,6 +401,7 @@ def _only_generated(line: il.IndexLine, rel: str | None) -> bool:
     "index-broken-link",
     ERROR,
     reads=MEMORY_DIR,
+    cacheable=True,
     summary="An index entry links to a file that is missing, absolute, a URL, or outside the memory dir.",
     fix=SAFE,
     reports_on=ON_EACH,  # MEMORY.md and its secondary indexes, each in focus or not
@@ -454,6 +458,7 @@ def _broken_links(memdir: MemoryDir, document: Document, lines: list[il.IndexLin
     "index-orphan-topic",
     WARNING,
     reads=MEMORY_DIR,
+    cacheable=True,
     summary="A topic file that no line of MEMORY.md links to, so the agent never discovers it.",
     fix=SAFE,
     options=(MAX_LINES, MAX_CHARS, TARGET_LINES, TARGET_CHARS, LINE_MAX_CHARS),
@@ -526,6 +531,7 @@ def _listed_in(memdir: MemoryDir, discovered: set[str]) -> dict[str, str]:
     "index-missing",
     WARNING,
     reads=MEMORY_DIR,
+    cacheable=True,
     summary="A memory dir has topic files but no MEMORY.md.",
     fix=SAFE,
     options=(TARGET_LINES, TARGET_CHARS, LINE_MAX_CHARS),
@@ -556,6 +562,7 @@ def index_missing(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     "index-duplicate-entry",
     WARNING,
     reads=MEMORY_DIR,
+    cacheable=True,
     summary="The same topic is linked from two index lines.",
     fix=SAFE,
     reports_on=ON_EACH,  # MEMORY.md and its secondary indexes, each in focus or not
@@ -617,6 +624,7 @@ def _folded(text: str) -> str:
     "index-not-pointer",
     WARNING,
     reads=MEMORY_DIR,
+    cacheable=True,
     summary="MEMORY.md holds frontmatter, paragraphs, code or nested content instead of one-line pointers.",
     options=(MAX_LINES,),
 )
@@ -687,6 +695,7 @@ def _drift(line: il.IndexLine, summary: str, description: str) -> str | None:
     "index-description-drift",
     INFO,
     reads=MEMORY_DIR,
+    cacheable=True,
     summary="An index entry's text no longer matches its topic's `description`.",
 )
 def index_description_drift(memdir: MemoryDir, options: dict) -> Iterator[Hit]:

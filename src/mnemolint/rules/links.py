@@ -71,6 +71,7 @@ def _is_container(link: LinkRecord) -> ContainerType | None:
     "symlink-in-memory-dir",
     ERROR,
     reads=TREE,
+    reads_members=False,
     summary="A symlink inside an auto-memory dir, where the agent writes without asking.",
 )
 def symlink_in_memory_dir(tree: Tree, options: dict) -> Iterator[Hit]:
@@ -97,6 +98,7 @@ def symlink_in_memory_dir(tree: Tree, options: dict) -> Iterator[Hit]:
     "symlink-escapes-root",
     WARNING,
     reads=TREE,
+    reads_members=False,
     summary="A symlink that leads out of the repository, which a clone does not have.",
 )
 def symlink_escapes_root(tree: Tree, options: dict) -> Iterator[Hit]:
@@ -125,6 +127,7 @@ def symlink_escapes_root(tree: Tree, options: dict) -> Iterator[Hit]:
     "symlink-dangling",
     ERROR,
     reads=TREE,
+    reads_members=False,
     summary="A symlink whose target does not exist.",
 )
 def symlink_dangling(tree: Tree, options: dict) -> Iterator[Hit]:
@@ -140,6 +143,7 @@ def symlink_dangling(tree: Tree, options: dict) -> Iterator[Hit]:
     "symlink-cycle",
     ERROR,
     reads=TREE,
+    reads_members=False,
     summary="A symlink that loops back to itself or to a directory it is inside.",
 )
 def symlink_cycle(tree: Tree, options: dict) -> Iterator[Hit]:
@@ -157,6 +161,7 @@ def symlink_cycle(tree: Tree, options: dict) -> Iterator[Hit]:
     "symlink-absolute",
     WARNING,
     reads=TREE,
+    reads_members=False,
     summary="A symlink with an absolute target, the same path on every machine.",
 )
 def symlink_absolute(tree: Tree, options: dict) -> Iterator[Hit]:
@@ -174,6 +179,7 @@ def symlink_absolute(tree: Tree, options: dict) -> Iterator[Hit]:
     "symlink-sensitive-target",
     ERROR,
     reads=TREE,
+    reads_members=False,
     summary="A symlink to a system directory, a credential folder, a `.env` file or a private key.",
 )
 def symlink_sensitive_target(tree: Tree, options: dict) -> Iterator[Hit]:

@@ -437,6 +437,7 @@ def _condition_shown(key: tuple[object, object]) -> str:
     "topic-duplicate-title",
     WARNING,
     reads=MEMORY_DIR,
+    cacheable=True,
     summary="Two topics of one memory dir have the same title under the same scope and `when`.",
     reports_on=ON_MEMBERS,
 )
@@ -509,6 +510,7 @@ def close_pairs(grams: list[frozenset[str]], ratio: float) -> Iterator[tuple[int
     "topic-similar-title",
     INFO,
     reads=MEMORY_DIR,
+    cacheable=True,
     summary="Two topics' titles overlap by {similar-title-ratio} or more, under one scope and `when`.",
     options=(SIMILAR_TITLE_RATIO,),
     reports_on=ON_MEMBERS,
@@ -634,6 +636,7 @@ def _named(entry: str) -> str:
     "topic-broken-link",
     WARNING,
     reads=MEMORY_DIR,
+    cacheable=True,
     summary="A topic's relative link, or its `relates_to` / `supersedes` / `superseded_by` entry, names no file.",
     reports_on=ON_MEMBERS,
 )
