@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+from functools import lru_cache
 
 from mnemolint.agents import AGENT_HOMES, CLAUDE_AGENT_MEMORY, CLAUDE_CODE, WAVE, memory_reader
 from mnemolint.agents.base import Agent
@@ -217,7 +218,7 @@ class MemoryDir(Container):
             return Resolved(None, ABSOLUTE)
         candidates = _candidates(target)
         if base:
-            candidates = [posixpath.normpath(posixpath.join(base, rel)) for rel in candidates]
+            candidates = tuple(posixpath.normpath(posixpath.join(base, rel)) for rel in candidates)
         unknown: str | None = None
         for rel in candidates:
             if _escapes(rel):
@@ -251,7 +252,8 @@ def _classified(index: Document) -> list[IndexLine]:
     return classify(index.lines, index.frontmatter.close_line)
 
 
-def _candidates(target: str) -> list[str]:
+@lru_cache(maxsize=16_384)  # a pure function of the text: a server's keystroke re-resolves every link
+def _candidates(target: str) -> tuple[str, ...]:
     """The memory-dir-relative names a link destination may stand for, most literal first.
 
     A file may well be called `ideas&amp;notes.md` or `a%20b.md`, so the name as written comes
@@ -269,7 +271,7 @@ def _candidates(target: str) -> list[str]:
         decoded.append(unquote(decoded[0], errors="surrogateescape"))  # bytes as in `os.fsdecode`d names
     names = [posixpath.normpath(_WRITTEN_SUFFIX.split(target, 1)[0])]
     names += [posixpath.normpath(name.replace("\\", "/")) for name in decoded]
-    return list(dict.fromkeys(names))
+    return tuple(dict.fromkeys(names))
 
 
 def _decode_reference(match: re.Match) -> str:
@@ -335,12 +337,15 @@ def _holds_an_index(directory: str, text: str) -> bool:
     `PROSE_MIN_LINES` lines of prose (a new index, a note to fill in). A workspace's long-term
     memory written as prose (a session log called `MEMORY.md` at a project's root) is no index,
     and the files beside it are no topics. `text` is the head of its `MEMORY.md`."""
+    parts = directory.rstrip(os.sep).split(os.sep)
+    placed = parts[-1] == "memory" or (len(parts) > 1 and (parts[-2] in AGENT_HOMES or parts[-2] == "agent-memory"))
+    if placed and ENTRY_SEPARATOR not in text:
+        return True  # no line can be Hermes Agent's separator: the head need not be classified
     lines = classify(text.splitlines()[:HEAD_LINES], 0)
     entries = sum(1 for line in lines if line.entry)
     if not entries and any(line.text.strip() == ENTRY_SEPARATOR for line in lines):
         return False
-    parts = directory.rstrip(os.sep).split(os.sep)
-    if parts[-1] == "memory" or (len(parts) > 1 and (parts[-2] in AGENT_HOMES or parts[-2] == "agent-memory")):
+    if placed:
         return True
     prose = sum(1 for line in lines if line.kind == CONTENT)
     return prose < PROSE_MIN_LINES or entries * 4 >= prose

@@ -196,6 +196,7 @@ def build(make_settings: Callable[[str], Settings]) -> MnemolintServer:
                 continue
             if os.path.basename(found[0]) in CONFIG_FILES:
                 found[1].reload()
+            found[1].forget_tree()
             touched[found[1].root] = found[1]
         for folder in touched.values():
             server.later(folder)
