@@ -206,3 +206,24 @@ def test_files_changed_outside_the_editor_forget_the_tree(tmp_path: Path) -> Non
     assert folder.kept is None
     folder.reload()
     assert folder.kept is None
+
+
+def test_a_link_target_no_walk_lists_is_asked_again_on_each_keystroke(tmp_path: Path, monkeypatch) -> None:
+    """A renewed tree carries the links resolved by the topics' names alone (`MemoryDir.carry`),
+    never an answer of the file system: a target in a folder the walk leaves out (`node_modules`)
+    can appear with no walked directory changing."""
+    memory = _memory(tmp_path, 2)
+    (memory / "node_modules").mkdir()
+    _age(tmp_path)
+    session, folder = _session(tmp_path, preview=False)
+    index = str(memory / "MEMORY.md")
+    text = (memory / "MEMORY.md").read_text(encoding="utf-8") + "- [Vendored](node_modules/notes.md) — kept there\n"
+    session.open(index, text, 1)
+    session.lint(folder)
+    walks = Walks(monkeypatch)
+    session.change(index, text + " ", 2)
+    assert [found[0] for found in _linted(session, folder)[index]] == ["MEM104"]
+    (memory / "node_modules" / "notes.md").write_text("notes\n", encoding="utf-8")
+    session.change(index, text + "  ", 3)
+    assert _linted(session, folder)[index] == []
+    assert walks.count == 0 and folder.kept is not None  # found in the renewed tree, not by a new walk

@@ -69,7 +69,8 @@ class MemoryDir(Container):
         "_resolved",
         "_exists_cache",
         "_cuts",
-        "_secondary",
+        "_by_name",
+        "_asked",
     )
 
     def __init__(self, path: str) -> None:
@@ -82,7 +83,8 @@ class MemoryDir(Container):
         self._resolved: dict[tuple[str, str], Resolved | None] = {}  # every index rule asks for the same targets
         self._exists_cache: dict[str, bool | None] = {}
         self._cuts: dict[tuple[int, int], LoadCut] = {}
-        self._secondary: dict[str, list[IndexLine] | None] = {}
+        self._by_name: set[tuple[str, str]] = set()  # resolutions no file system answer went into
+        self._asked = False  # whether the resolution under way asked the file system
 
     @property
     def readers(self) -> tuple[Agent, ...]:
@@ -144,18 +146,17 @@ class MemoryDir(Container):
         and line lengths; the topic rules, which judge a memory, leave it alone. It is decided on
         the file alone (the cache keeps what the topic rules found on it).
         """
-        if document.path not in self._secondary:
-            lines = None
-            if document.readable and not document.frontmatter.present:
-                classified = classify(document.lines, 0)
-                base = posixpath.dirname(document.rel)
-                entries = sum(1 for line in classified if line.entry and self._inside(line.links[0].target, base))
-                others = sum(1 for line in classified if line.kind not in (BLANK, HEADING)) - entries
-                least = 1 if _INDEX_NAMED.match(posixpath.basename(document.rel)) else SECONDARY_MIN_ENTRIES
-                if entries >= least and entries > others:
-                    lines = classified
-            self._secondary[document.path] = lines
-        return self._secondary[document.path]
+        return document.derived("secondary index", self._secondary)  # goes with the document: its file alone
+
+    def _secondary(self, document: Document) -> list[IndexLine] | None:
+        if not document.readable or document.frontmatter.present:
+            return None
+        classified = classify(document.lines, 0)
+        base = posixpath.dirname(document.rel)
+        entries = sum(1 for line in classified if line.entry and self._inside(line.links[0].target, base))
+        others = sum(1 for line in classified if line.kind not in (BLANK, HEADING)) - entries
+        least = 1 if _INDEX_NAMED.match(posixpath.basename(document.rel)) else SECONDARY_MIN_ENTRIES
+        return classified if entries >= least and entries > others else None
 
     def _inside(self, target: str, base: str) -> bool:
         """Whether a link target names a path in the memory dir, there or not (no URL, no
@@ -206,8 +207,20 @@ class MemoryDir(Container):
         links are relative to the topic); None for in-page anchors and empty links."""
         key = (base, target)
         if key not in self._resolved:
+            self._asked = False
             self._resolved[key] = self._resolve(target, base)
+            if not self._asked:
+                self._by_name.add(key)
         return self._resolved[key]
+
+    def carry(self, earlier: Container) -> None:
+        """Take the resolutions of `earlier` — this dir, with the same files, in an earlier run —
+        that only the links' text and the topics' names went into (no file system asked): the
+        language server's renewed tree (lsp/kept.py) resolves a 2,000-line index once."""
+        if isinstance(earlier, MemoryDir):
+            for key in earlier._by_name:
+                self._resolved[key] = earlier._resolved[key]
+            self._by_name |= earlier._by_name
 
     def _resolve(self, target: str, base: str) -> Resolved | None:
         if not target or target.startswith("#"):
@@ -236,6 +249,7 @@ class MemoryDir(Container):
     def _exists(self, rel: str) -> bool | None:
         """Whether `rel` is in the memory dir; None when that cannot be known (a directory on the way
         that may not be searched, a loop of links, a name too long for the system)."""
+        self._asked = True
         if rel not in self._exists_cache:
             try:
                 os.stat(os.path.join(self.path, *rel.split("/")))

@@ -94,8 +94,8 @@ class Kept:
         return _companions(self.tree) == self.companions
 
     def renew(self, reuse: Callable[[Document], Document | None]) -> Tree:
-        """A new tree of the same files, as the walk would build it: new containers (nothing a
-        rule computed over one is carried), each document `reuse` gives (an unchanged file's,
+        """A new tree of the same files, as the walk would build it: new containers (carrying only
+        what `Container.carry` vouches for), each document `reuse` gives (an unchanged file's,
         carried over) or a new one."""
         old = self.tree
         tree = Tree(old.root, old.options)
@@ -119,6 +119,8 @@ class Kept:
             if owner is not None:
                 owner.add(document)
         tree.containers = list(containers.values())
+        for container in old.containers:
+            containers[id(container)].carry(container)
         for container in tree.containers:
             container.settle(tree)
         self.tree = tree
