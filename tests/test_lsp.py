@@ -11,6 +11,7 @@ import pytest
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
+from test_lsp_session import age
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest_lsp.LspSpecificationWarning")
 
@@ -321,17 +322,6 @@ async def test_the_projects_configuration_is_read_again_when_it_is_saved(client:
         types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri(config)))
     )
     await until(lambda: any("NOPE" in message.message for message in client.messages), "the configuration error")
-
-
-def age(root) -> None:
-    """Every file and directory of `root` an hour old: past the racy window, so that the server
-    keeps its tree between keystrokes (lsp/kept.py) and these tests judge the kept tree."""
-    import os
-    import time
-
-    past = time.time() - 3600
-    for path in [*root.rglob("*"), root]:
-        os.utime(path, (past, past), follow_symlinks=False)
 
 
 def said(client: LanguageClient, target: str) -> list[tuple[str, int, str]] | None:

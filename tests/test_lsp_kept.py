@@ -13,6 +13,8 @@ import pytest
 
 pytest.importorskip("lsprotocol")
 
+from test_lsp_session import TOPIC, _tree, age  # noqa: E402
+
 from mnemolint import engine  # noqa: E402
 from mnemolint.config import load_settings  # noqa: E402
 from mnemolint.discover import walk  # noqa: E402
@@ -20,7 +22,6 @@ from mnemolint.lsp.session import Session  # noqa: E402
 from mnemolint.parse import document as documents  # noqa: E402
 from mnemolint.report import shown  # noqa: E402
 
-TOPIC = "---\nname: {n}\ndescription: About {n}\ntype: project\n---\n\n# {n}\n\nBody of {n}.\n"
 PAST = time.time() - 3600  # older than the racy window: a tree may be kept
 
 
@@ -28,24 +29,6 @@ PAST = time.time() - 3600  # older than the racy window: a tree may be kept
 def _no_overlay_left():
     yield
     documents.overlay({})
-
-
-def _age(root: Path) -> None:
-    """Every file and directory under `root` (and `root`) an hour old."""
-    for path in [*root.rglob("*"), root]:
-        os.utime(path, (PAST, PAST), follow_symlinks=False)
-
-
-def _memory(root: Path, count: int, name: str = "memory") -> Path:
-    memory = root / name
-    memory.mkdir()
-    index = ["# Memory", ""]
-    for number in range(count):
-        (memory / f"t{number}.md").write_text(TOPIC.format(n=f"t{number}"), encoding="utf-8")
-        index.append(f"- [T{number}](t{number}.md) — about t{number}")
-    (memory / "MEMORY.md").write_text("\n".join(index) + "\n", encoding="utf-8")
-    _age(root)
-    return memory
 
 
 class Walks:
@@ -85,12 +68,25 @@ def _said(diagnostic) -> tuple:
     return (diagnostic.code, diagnostic.line, diagnostic.column, diagnostic.message, diagnostic.related)
 
 
+def _index_open(root: Path, below: str, entries: str) -> tuple[Path, Session, object, str, str]:
+    """A memory dir of 3 topics with an empty folder `below` it, and its index open with `entries`
+    added: the dir, the session, its folder, the index's path and the buffer's text."""
+    memory = _tree(root, 3)
+    (memory / below).mkdir()
+    age(root)
+    session, folder = _session(root, preview=False)
+    index = str(memory / "MEMORY.md")
+    text = (memory / "MEMORY.md").read_text(encoding="utf-8") + entries
+    session.open(index, text, 1)
+    return memory, session, folder, index, text
+
+
 def _linted(session: Session, folder) -> dict[str, list[tuple]]:
     return {path: [_said(each) for each in found] for path, found in session.lint(folder).items()}
 
 
 def test_keystrokes_renew_the_tree_and_find_what_a_fresh_lint_finds(tmp_path: Path, monkeypatch) -> None:
-    memory = _memory(tmp_path, 12)
+    memory = _tree(tmp_path, 12)
     session, folder = _session(tmp_path)
     index, topic = str(memory / "MEMORY.md"), str(memory / "t3.md")
     texts = {index: (memory / "MEMORY.md").read_text(encoding="utf-8"), topic: TOPIC.format(n="t3")}
@@ -116,13 +112,9 @@ def test_keystrokes_renew_the_tree_and_find_what_a_fresh_lint_finds(tmp_path: Pa
 
 
 def test_a_file_created_or_deleted_unseen_is_found_on_the_next_keystroke(tmp_path: Path, monkeypatch) -> None:
-    memory = _memory(tmp_path, 3)
-    (memory / "files").mkdir()
-    _age(tmp_path)
-    session, folder = _session(tmp_path, preview=False)
-    index = str(memory / "MEMORY.md")
-    text = (memory / "MEMORY.md").read_text(encoding="utf-8") + "- [Later](later.md) — soon\n- [Spec](files/spec.txt)\n"
-    session.open(index, text, 1)
+    memory, session, folder, index, text = _index_open(
+        tmp_path, "files", "- [Later](later.md) — soon\n- [Spec](files/spec.txt)\n"
+    )
     walks = Walks(monkeypatch)
     version = 1
 
@@ -148,7 +140,7 @@ def test_a_file_created_or_deleted_unseen_is_found_on_the_next_keystroke(tmp_pat
 
 
 def test_an_index_that_no_longer_reads_as_one_is_walked_again(tmp_path: Path) -> None:
-    notes = _memory(tmp_path, 2, name="notes")  # not an agent's layout: the index must read as one
+    notes = _tree(tmp_path, 2, name="notes")  # not an agent's layout: the index must read as one
     session, folder = _session(tmp_path, preview=False)
     index, topic = str(notes / "MEMORY.md"), str(notes / "t0.md")
     session.open(topic, TOPIC.format(n="t0"), 1)
@@ -166,7 +158,7 @@ def test_an_index_that_no_longer_reads_as_one_is_walked_again(tmp_path: Path) ->
 def test_what_keeps_a_tree_from_standing(tmp_path: Path) -> None:
     from mnemolint.lsp.kept import Kept
 
-    memory = _memory(tmp_path, 2)
+    memory = _tree(tmp_path, 2)
     session, folder = _session(tmp_path, preview=False)
     index = str(memory / "MEMORY.md")
     session.open(index, (memory / "MEMORY.md").read_text(encoding="utf-8"), 1)
@@ -187,17 +179,17 @@ def test_what_keeps_a_tree_from_standing(tmp_path: Path) -> None:
     os.utime(memory)  # an entry of it changed just now: another change may keep its times
     started = time.time_ns()
     assert Kept.of(folder.result.tree, paths, started, texts) is None
-    _age(tmp_path)
+    age(tmp_path)
     assert Kept.of(folder.result.tree, paths, started, texts) is not None
     (memory / "link.md").symlink_to(memory / "t0.md")
-    _age(tmp_path)
+    age(tmp_path)
     session.lint(folder)
     assert folder.result.tree.links and folder.kept is None  # where a link leads is not in a directory's times
     folder.forget_tree()
 
 
 def test_files_changed_outside_the_editor_forget_the_tree(tmp_path: Path) -> None:
-    memory = _memory(tmp_path, 2)
+    memory = _tree(tmp_path, 2)
     session, folder = _session(tmp_path, preview=False)
     session.open(str(memory / "MEMORY.md"), (memory / "MEMORY.md").read_text(encoding="utf-8"), 1)
     session.lint(folder)
@@ -212,13 +204,9 @@ def test_a_link_target_no_walk_lists_is_asked_again_on_each_keystroke(tmp_path: 
     """A renewed tree carries the links resolved by the topics' names alone (`MemoryDir.carry`),
     never an answer of the file system: a target in a folder the walk leaves out (`node_modules`)
     can appear with no walked directory changing."""
-    memory = _memory(tmp_path, 2)
-    (memory / "node_modules").mkdir()
-    _age(tmp_path)
-    session, folder = _session(tmp_path, preview=False)
-    index = str(memory / "MEMORY.md")
-    text = (memory / "MEMORY.md").read_text(encoding="utf-8") + "- [Vendored](node_modules/notes.md) — kept there\n"
-    session.open(index, text, 1)
+    memory, session, folder, index, text = _index_open(
+        tmp_path, "node_modules", "- [Vendored](node_modules/notes.md) — kept there\n"
+    )
     session.lint(folder)
     walks = Walks(monkeypatch)
     session.change(index, text + " ", 2)

@@ -52,18 +52,24 @@ def test_positions_are_linear_on_a_megabyte_line() -> None:
     assert time.perf_counter() - started < 5
 
 
-def _tree(root: Path, count: int) -> Path:
-    memory = root / "memory"
+def _tree(root: Path, count: int, name: str = "memory") -> Path:
+    memory = root / name
     memory.mkdir()
     index = ["# Memory", ""]
     for number in range(count):
         (memory / f"t{number}.md").write_text(TOPIC.format(n=f"t{number}"), encoding="utf-8")
         index.append(f"- [T{number}](t{number}.md) — about t{number}")
     (memory / "MEMORY.md").write_text("\n".join(index) + "\n", encoding="utf-8")
-    past = time.time() - 3600  # older than the racy window: a run may keep what it read
-    for path in memory.iterdir():
-        os.utime(path, (past, past))
+    age(root)
     return memory
+
+
+def age(root: Path) -> None:
+    """Every file and directory of `root` (and `root`) an hour old: older than the racy window, so
+    that a run may keep what it read, and the language server its tree (lsp/kept.py)."""
+    past = time.time() - 3600
+    for path in [*root.rglob("*"), root]:
+        os.utime(path, (past, past), follow_symlinks=False)
 
 
 def _document(session: Session, path: Path):
