@@ -266,7 +266,7 @@ def classify(lines: list[str], frontmatter_end: int) -> list[IndexLine]:
     return result
 
 
-_MEMO_LINE = 2_000  # characters: a longer line is scanned each time, never kept (`_plain`)
+_MEMO_LINE = 1_000  # characters: a longer line is scanned each time, never kept (`_plain`: 8 M at most)
 
 
 @lru_cache(maxsize=8_192)
