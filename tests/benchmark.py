@@ -13,8 +13,10 @@ with the default rules and with every rule (`--preview`, the whole product):
   environment and timed on the same trees, interleaved with mnemolint; with `--growth`, and a
   last table of the figures issue 27 sets goals for, each marked met (✓) or not (✗);
 - `--servers`: `mnemolint server` (the `[server]` extra) from its start to the first diagnostics
-  of an opened `MEMORY.md`, and a keystroke in a topic of the 2,000-topic tree to its new
-  diagnostics (the debounce included); `mnemolint mcp` (the `[mcp]` extra) from its start to the
+  of an opened `MEMORY.md`, and a keystroke in a topic and in `MEMORY.md` of the 2,000-topic tree
+  (both open) to its new diagnostics, with the default rules and with `--preview` (each keystroke
+  waits for its answer, as a person pausing does: the server's debounce applies only to a burst);
+  `mnemolint mcp` (the `[mcp]` extra) from its start to the
   answer of `initialize` and of a first `lint` call. Both are spoken to over stdio, as an editor
   and an agent do.
 It prints Markdown tables to paste into an issue. mnemolint runs as its console script does,
@@ -447,12 +449,14 @@ def _published(uri: str, version: int) -> Callable[[dict], bool]:
     return wanted
 
 
-def _language_server(root: str, opened: list[str], typed: str | None = None, keystrokes: int = 0) -> list[float]:
-    """ms from the start to the first diagnostics of each file of `opened`, then, for `typed` (one
-    of them), ms from each of `keystrokes` changes to its diagnostics."""
+def _language_server(
+    root: str, opened: list[str], typed: tuple[str, ...] = (), keystrokes: int = 0, arguments: tuple[str, ...] = ()
+) -> tuple[list[float], dict[str, list[float]]]:
+    """ms from the start to the first diagnostics of each file of `opened`; then, for each file of
+    `typed` (opened too), ms from each of `keystrokes` changes to its diagnostics."""
     import pathlib
 
-    speaker = Speaker([sys.executable, "-c", CONSOLE, "server"], True, root)
+    speaker = Speaker([sys.executable, "-c", CONSOLE, "server", *arguments], True, root)
     try:
         root_uri = pathlib.Path(root).as_uri()
         speaker.send("initialize", {"processId": None, "rootUri": root_uri, "capabilities": {}})
@@ -466,16 +470,18 @@ def _language_server(root: str, opened: list[str], typed: str | None = None, key
             item = {"uri": uri, "languageId": "markdown", "version": 1, "text": texts[uri]}
             speaker.send("textDocument/didOpen", {"textDocument": item}, request=False)
             times.append(speaker.until(_published(uri, 1)))
-        if typed is not None:
-            uri = pathlib.Path(typed).as_uri()
+        typing: dict[str, list[float]] = {}
+        for path in typed:
+            uri = pathlib.Path(path).as_uri()
             for version in range(2, 2 + keystrokes):
                 texts[uri] += "x"
                 change = {"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": texts[uri]}]}
+                time.sleep(0.05)  # a pause between keystrokes, longer than the server's debounce
                 sent = time.perf_counter()
                 speaker.send("textDocument/didChange", change, request=False)
                 speaker.until(_published(uri, version))
-                times.append((time.perf_counter() - sent) * 1000)
-        return times
+                typing.setdefault(path, []).append((time.perf_counter() - sent) * 1000)
+        return times, typing
     finally:
         speaker.close()
 
@@ -508,11 +514,14 @@ def servers(work: str, small: str, runs: int) -> None:
     if importlib.util.find_spec("pygls") is not None:
         for _ in range(runs):
             rows.setdefault("server: start to first diagnostics (3-file repo)", []).extend(
-                _language_server(small, [os.path.join(small, "memory", "MEMORY.md")])
+                _language_server(small, [os.path.join(small, "memory", "MEMORY.md")])[0]
             )
-            first, opened, *keystrokes = _language_server(big, [index, topic], topic, 10)
-            rows.setdefault("server: start to first diagnostics (2,000 topics)", []).append(first)
-            rows.setdefault("server: keystroke in a topic to its diagnostics (2,000 topics)", []).extend(keystrokes)
+            for arguments, rules in (((), "default rules"), (("--preview",), "--preview")):
+                (first, _), typing = _language_server(big, [index, topic], (topic, index), 10, arguments)
+                rows.setdefault(f"server: start to first diagnostics (2,000 topics, {rules})", []).append(first)
+                for path, name in ((topic, "a topic"), (index, "MEMORY.md")):
+                    label = f"server: keystroke in {name} to its diagnostics (2,000 topics, {rules})"
+                    rows.setdefault(label, []).extend(typing[path])
     if importlib.util.find_spec("mcp") is not None:
         for _ in range(runs):
             started, linted = _mcp_server(small)

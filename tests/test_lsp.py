@@ -11,6 +11,7 @@ import pytest
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
+from test_lsp_session import age
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest_lsp.LspSpecificationWarning")
 
@@ -321,3 +322,106 @@ async def test_the_projects_configuration_is_read_again_when_it_is_saved(client:
         types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri(config)))
     )
     await until(lambda: any("NOPE" in message.message for message in client.messages), "the configuration error")
+
+
+def said(client: LanguageClient, target: str) -> list[tuple[str, int, str]] | None:
+    found = client.diagnostics.get(target)
+    return None if found is None else sorted((str(d.code), d.range.start.line + 1, d.message) for d in found)
+
+
+def checked(root, texts: dict) -> dict[str, list[tuple[str, int, str]]]:
+    """What `mnemolint check` finds on each file of `texts` (path → text) in a copy of `root`
+    holding those texts: what the buffers' diagnostics must end as."""
+    import shutil
+    import subprocess
+
+    copy = root.parent / (root.name + "-checked")
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(root, copy)
+    names = [str(path.relative_to(root)) for path in texts]
+    for path, text in texts.items():
+        (copy / path.relative_to(root)).write_text(text, encoding="utf-8")
+    command = [sys.executable, "-m", "mnemolint", "check", "--no-cache", "--output-format", "json", *names]
+    run = subprocess.run(command, cwd=copy, capture_output=True, text=True, check=False)
+    found = json.loads(run.stdout)
+    return {
+        uri(root / name): sorted(
+            (item["code"], item["line"] or 1, item["message"]) for item in found if item["path"] == name
+        )
+        for name in names
+    }
+
+
+GONE = TOPIC.replace("build", "gone").replace("How the gone runs", "Tracks 14 applications")
+
+
+@pytest.mark.asyncio
+async def test_files_created_and_deleted_outside_the_editor_are_seen_on_the_next_keystroke(
+    client: LanguageClient, project
+):
+    memory = project / "memory"
+    (memory / "files").mkdir()
+    age(project)
+    # MEM109 needs the topic in the tree (its description), MEM104 a target neither a topic nor a file.
+    text = INDEX + "- [Gone](gone.md) — tracks 7 applications\n- [Spec](files/spec.txt)\n"
+    index = open_file(client, memory / "MEMORY.md", text)
+    await until(lambda: codes(client, index) == ["MEM104", "MEM104"])
+    version = 1
+
+    def keystroke() -> None:
+        nonlocal text, version
+        text, version = text + " ", version + 1
+        change(client, index, version, text)
+
+    keystroke()  # the tree the first lint walked is kept from here on
+    await asyncio.sleep(0.3)
+    (memory / "gone.md").write_text(GONE, encoding="utf-8")  # no notification
+    keystroke()
+    await until(lambda: codes(client, index) == ["MEM109", "MEM104"], "the topic created outside the editor")
+    (memory / "files" / "spec.txt").write_text("spec\n", encoding="utf-8")  # a link target a folder below
+    keystroke()
+    await until(lambda: codes(client, index) == ["MEM109"], "the link target created outside the editor")
+    (memory / "gone.md").unlink()
+    keystroke()
+    await until(lambda: codes(client, index) == ["MEM104"], "the topic deleted outside the editor")
+    (memory / "gone.md").write_text(GONE, encoding="utf-8")
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=uri(memory / "gone.md"), type=types.FileChangeType.Created)]
+        )
+    )
+    await until(lambda: codes(client, index) == ["MEM109"], "the topic the file watcher reports")
+    (memory / "files" / "spec.txt").unlink()
+    keystroke()
+    await until(lambda: codes(client, index) == ["MEM109", "MEM104"], "the link target gone")
+
+
+@pytest.mark.asyncio
+async def test_after_keystrokes_the_diagnostics_are_a_fresh_checks(client: LanguageClient, project):
+    memory = project / "memory"
+    for name in ("deploy", "release", "review"):
+        (memory / f"{name}.md").write_text(TOPIC.replace("build", name).replace("Build", name), encoding="utf-8")
+    entries = "".join(f"- [{name}]({name}.md) — how the {name} runs\n" for name in ("deploy", "release", "review"))
+    (memory / "MEMORY.md").write_text(INDEX + entries, encoding="utf-8")
+    age(project)
+    paths = {memory / "MEMORY.md": INDEX + entries, memory / "deploy.md": TOPIC.replace("build", "deploy")}
+    opened = {path: open_file(client, path, text) for path, text in paths.items()}
+    await until(lambda: all(said(client, target) is not None for target in opened.values()))
+    edits = [
+        (memory / "deploy.md", lambda text: text + "More about it.\n"),
+        (memory / "deploy.md", lambda text: text.replace("name: deploy", "name: release")),  # a duplicate title
+        (memory / "MEMORY.md", lambda text: text.replace("- [deploy](deploy.md) — how the deploy runs\n", "")),
+        (memory / "MEMORY.md", lambda text: text + "- [Gone](gone.md) — missing\n"),
+        (memory / "deploy.md", lambda text: text.replace("description: How the deploy runs", "description: Other")),
+        (memory / "MEMORY.md", lambda text: text + "- [deploy](deploy.md) — how the deploy runs\n"),
+    ]
+    versions = dict.fromkeys(paths, 1)
+    for path, edit in edits:
+        paths[path], versions[path] = edit(paths[path]), versions[path] + 1
+        change(client, opened[path], versions[path], paths[path])
+        await asyncio.sleep(0.05)  # a keystroke at a time, some within the debounce, some after it
+    expected = checked(project, paths)
+    assert any(expected.values())  # the edits left findings to agree on
+    await until(lambda: all(said(client, opened[path]) == expected[uri(path)] for path in paths), "a fresh check's")
+    await asyncio.sleep(0.3)  # nothing later changes them
+    assert all(said(client, opened[path]) == expected[uri(path)] for path in paths)

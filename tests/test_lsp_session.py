@@ -52,18 +52,24 @@ def test_positions_are_linear_on_a_megabyte_line() -> None:
     assert time.perf_counter() - started < 5
 
 
-def _tree(root: Path, count: int) -> Path:
-    memory = root / "memory"
+def _tree(root: Path, count: int, name: str = "memory") -> Path:
+    memory = root / name
     memory.mkdir()
     index = ["# Memory", ""]
     for number in range(count):
         (memory / f"t{number}.md").write_text(TOPIC.format(n=f"t{number}"), encoding="utf-8")
         index.append(f"- [T{number}](t{number}.md) — about t{number}")
     (memory / "MEMORY.md").write_text("\n".join(index) + "\n", encoding="utf-8")
-    past = time.time() - 3600  # older than the racy window: a run may keep what it read
-    for path in memory.iterdir():
-        os.utime(path, (past, past))
+    age(root)
     return memory
+
+
+def age(root: Path) -> None:
+    """Every file and directory of `root` (and `root`) an hour old: older than the racy window, so
+    that a run may keep what it read, and the language server its tree (lsp/kept.py)."""
+    past = time.time() - 3600
+    for path in [*root.rglob("*"), root]:
+        os.utime(path, (past, past), follow_symlinks=False)
 
 
 def _document(session: Session, path: Path):
@@ -138,3 +144,36 @@ def test_links_and_hovers_are_bounded_on_a_megabyte_buffer(tmp_path: Path) -> No
     assert time.perf_counter() - started < 60  # the lint of the 1 MB index included; a quadratic pass takes hours
     assert len(found) == text.count("](t0.md)") and found[1].range.start.character == 2 + 12  # 😀: two units
     assert hovered is not None and "`t0.md` → `t0.md`" in hovered
+
+
+def test_a_change_after_a_quiet_spell_is_linted_at_once_and_a_burst_once_more(tmp_path: Path) -> None:
+    import asyncio
+
+    from mnemolint.lsp import server as lsp_server
+
+    made = lsp_server.build(lambda root: load_settings(None, root))
+    folder = made.session.add_folder(str(tmp_path))
+    lints: list[float] = []
+
+    def lint(linted) -> dict:
+        lints.append(time.perf_counter())
+        return {}
+
+    made.session.lint = lint  # type: ignore[method-assign]
+
+    async def typing() -> None:
+        made.later(folder)  # the folder was quiet: linted now, not after the debounce
+        assert len(lints) == 1
+        for _ in range(5):  # a burst right after it: one lint, once the burst is over
+            made.later(folder)
+        assert len(lints) == 1 and folder.root in made.pending
+        for _ in range(200):
+            if len(lints) == 2:
+                break
+            await asyncio.sleep(0.01)
+        assert len(lints) == 2 and lints[1] - lints[0] >= lsp_server.DEBOUNCE
+        await asyncio.sleep(lsp_server.DEBOUNCE * 2)
+        made.later(folder)  # quiet again
+        assert len(lints) == 3
+
+    asyncio.run(typing())

@@ -135,21 +135,19 @@ def lint(
     *,
     cache: bool = False,
     given: dict[str, tuple[bytes, int]] | None = None,
-    discovered: Callable[[Tree], None] | None = None,
+    walk: Callable[[list[str], Settings], Tree] | None = None,
 ) -> Result:
     """Lint `paths`; `fixed` maps paths to text that replaces (or creates) those files, so that
     the fixer can re-lint the outcome of its edits before anything is written. `cache`: take
     what the cache knows of unchanged files, and keep what this run learns (cache.py). `given`:
     named paths' bytes and size, read from elsewhere than their file (standard input; `discover`).
-    `discovered` is given the tree before any rule reads it (the language server hands its
-    documents what an earlier run read of the unchanged files, `Document.take_over`)."""
+    `walk` stands in for `discover`: the language server's, which keeps its last tree while nothing
+    it was made of changed, and hands the documents of unchanged files over (lsp/session.py)."""
     dispatch = _Dispatch(active_rules(settings))
     memo = _open_cache(settings, dispatch.rules) if cache and not fixed and not given else None
-    tree = discover(paths, settings, given)
+    tree = walk(paths, settings) if walk is not None else discover(paths, settings, given)
     if fixed:
         _use_fixed_text(tree, fixed, settings.options)
-    if discovered is not None:
-        discovered(tree)
     options = settings.options
     for_kind = dispatch.for_kind
     held: dict[Container, list[tuple]] = {}

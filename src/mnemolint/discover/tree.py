@@ -51,7 +51,9 @@ class Tree:
     could not read); `files` is every file walked that is not excluded, claimed or not, sorted by
     directory. `focus` is None when whole trees were asked for. `roots` are the directories named
     on the command line (none when only files were); `excluded` the paths named that
-    `force-exclude` left out (discover/exclusion.py)."""
+    `force-exclude` left out (discover/exclusion.py). `walked` are the directories the walk
+    listed and `markers` each (directory, marker file) it judged, with its answer: what the tree
+    was made of besides the files' names, for a process that keeps it (lsp/kept.py)."""
 
     __slots__ = (
         "root",
@@ -63,6 +65,8 @@ class Tree:
         "links",
         "focus",
         "options",
+        "walked",
+        "markers",
         "_projects",
         "_derived",
     )
@@ -77,6 +81,8 @@ class Tree:
         self.roots: list[str] = []
         self.excluded: list[str] = []
         self.options = options or {}  # the run's: what a project reads (`agents`, `max-file-bytes`)
+        self.walked: set[str] = set()
+        self.markers: dict[tuple[str, str], bool] = {}
         self._projects: dict[str, Project] = {}
         self._derived: dict[str, object] = {}
 

@@ -41,7 +41,7 @@ class _Walk:
         self.unfollowed_marker: dict[str, str] = {}
         self.container_paths: dict[str, ContainerType] = {}
         self.marker_dirs: set[str] = set()  # directories holding a marker file, followed or not
-        self._holds: dict[tuple[str, str], bool] = {}  # (directory, marker): `holds_marker`, asked once
+        self.holds_asked: dict[tuple[str, str], bool] = {}  # (directory, marker): `holds_marker`, asked once
         self.given: dict[str, tuple[bytes, int]] = {}  # files' bytes read from elsewhere (`discover`)
         self.links: list[LinkRecord] = []
         self.unreadable: list[tuple[str, str]] = []
@@ -247,11 +247,11 @@ class _Walk:
         """`holds_marker`, asked once per directory in a run: every file named alone in a memory dir
         (as pre-commit names them) asks it of the same folders."""
         key = (directory, marker)
-        if key not in self._holds:
+        if key not in self.holds_asked:
             held = self.given.get(os.path.join(directory, marker))
             text = held[0].decode("utf-8", "replace") if held is not None else None
-            self._holds[key] = holds_marker(directory, marker, text)
-        return self._holds[key]
+            self.holds_asked[key] = holds_marker(directory, marker, text)
+        return self.holds_asked[key]
 
     def _marked_by(self, directory: str, marker: str) -> None:
         """`directory` holds a container's marker file: it is that container, under any name."""
@@ -365,6 +365,7 @@ def discover(paths: list[str], settings: Settings, given: dict[str, tuple[bytes,
                 focus.add(rules_dir)
     tree = Tree(os.path.commonpath(roots) if roots else os.getcwd(), settings.options)
     tree.links = walk.links
+    tree.walked, tree.markers = walk.seen_dirs, walk.holds_asked
     tree.roots = roots
     tree.excluded = excluded
     _build(tree, walk, settings)

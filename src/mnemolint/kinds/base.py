@@ -55,6 +55,11 @@ class Container:
         """Take a document discovery found in this container (subclasses file it by kind)."""
         self.documents.append(document)
 
+    def carry(self, earlier: Container) -> None:
+        """Take what `earlier` — this container, holding the same files, in an earlier run of the
+        same process — found that still holds (`MemoryDir`: the links resolved by name alone);
+        most containers take nothing. A language server's renewed tree asks it (lsp/kept.py)."""
+
     def settle(self, tree: Tree) -> None:
         """Take what it needs of the whole discovery, once every file is filed (a rules dir its
         project); most containers need nothing."""

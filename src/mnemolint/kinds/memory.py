@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+from functools import lru_cache
 
 from mnemolint.agents import AGENT_HOMES, CLAUDE_AGENT_MEMORY, CLAUDE_CODE, WAVE, memory_reader
 from mnemolint.agents.base import Agent
@@ -68,7 +69,8 @@ class MemoryDir(Container):
         "_resolved",
         "_exists_cache",
         "_cuts",
-        "_secondary",
+        "_by_name",
+        "_asked",
     )
 
     def __init__(self, path: str) -> None:
@@ -81,7 +83,8 @@ class MemoryDir(Container):
         self._resolved: dict[tuple[str, str], Resolved | None] = {}  # every index rule asks for the same targets
         self._exists_cache: dict[str, bool | None] = {}
         self._cuts: dict[tuple[int, int], LoadCut] = {}
-        self._secondary: dict[str, list[IndexLine] | None] = {}
+        self._by_name: set[tuple[str, str]] = set()  # resolutions no file system answer went into
+        self._asked = False  # whether the resolution under way asked the file system
 
     @property
     def readers(self) -> tuple[Agent, ...]:
@@ -146,18 +149,17 @@ class MemoryDir(Container):
         answers from the cache (`Document.holds`): a topic without one is no index, known without
         reading or parsing it.
         """
-        if document.path not in self._secondary:
-            lines = None
-            if document.holds("](") and document.readable and not document.frontmatter.present:
-                classified = classify(document.lines, 0)
-                base = posixpath.dirname(document.rel)
-                entries = sum(1 for line in classified if line.entry and self._inside(line.links[0].target, base))
-                others = sum(1 for line in classified if line.kind not in (BLANK, HEADING)) - entries
-                least = 1 if _INDEX_NAMED.match(posixpath.basename(document.rel)) else SECONDARY_MIN_ENTRIES
-                if entries >= least and entries > others:
-                    lines = classified
-            self._secondary[document.path] = lines
-        return self._secondary[document.path]
+        return document.derived("secondary index", self._secondary)  # goes with the document: its file alone
+
+    def _secondary(self, document: Document) -> list[IndexLine] | None:
+        if not document.holds("](") or not document.readable or document.frontmatter.present:
+            return None
+        classified = classify(document.lines, 0)
+        base = posixpath.dirname(document.rel)
+        entries = sum(1 for line in classified if line.entry and self._inside(line.links[0].target, base))
+        others = sum(1 for line in classified if line.kind not in (BLANK, HEADING)) - entries
+        least = 1 if _INDEX_NAMED.match(posixpath.basename(document.rel)) else SECONDARY_MIN_ENTRIES
+        return classified if entries >= least and entries > others else None
 
     def _inside(self, target: str, base: str) -> bool:
         """Whether a link target names a path in the memory dir, there or not (no URL, no
@@ -208,8 +210,20 @@ class MemoryDir(Container):
         links are relative to the topic); None for in-page anchors and empty links."""
         key = (base, target)
         if key not in self._resolved:
+            self._asked = False
             self._resolved[key] = self._resolve(target, base)
+            if not self._asked:
+                self._by_name.add(key)
         return self._resolved[key]
+
+    def carry(self, earlier: Container) -> None:
+        """Take the resolutions of `earlier` — this dir, with the same files, in an earlier run —
+        that only the links' text and the topics' names went into (no file system asked): the
+        language server's renewed tree (lsp/kept.py) resolves a 2,000-line index once."""
+        if isinstance(earlier, MemoryDir):
+            for key in earlier._by_name:
+                self._resolved[key] = earlier._resolved[key]
+            self._by_name |= earlier._by_name
 
     def _resolve(self, target: str, base: str) -> Resolved | None:
         if not target or target.startswith("#"):
@@ -220,7 +234,7 @@ class MemoryDir(Container):
             return Resolved(None, ABSOLUTE)
         candidates = _candidates(target)
         if base:
-            candidates = [posixpath.normpath(posixpath.join(base, rel)) for rel in candidates]
+            candidates = tuple(posixpath.normpath(posixpath.join(base, rel)) for rel in candidates)
         unknown: str | None = None
         for rel in candidates:
             if _escapes(rel):
@@ -245,6 +259,7 @@ class MemoryDir(Container):
     def _exists(self, rel: str) -> bool | None:
         """Whether `rel` is in the memory dir; None when that cannot be known (a directory on the way
         that may not be searched, a loop of links, a name too long for the system)."""
+        self._asked = True
         if rel not in self._exists_cache:
             self._exists_cache[rel] = _exists(self.path, rel)
         return self._exists_cache[rel]
@@ -265,7 +280,8 @@ def _classified(index: Document) -> list[IndexLine]:
     return classify(index.lines, index.frontmatter.close_line)
 
 
-def _candidates(target: str) -> list[str]:
+@lru_cache(maxsize=16_384)  # a pure function of the text: a server's keystroke re-resolves every link
+def _candidates(target: str) -> tuple[str, ...]:
     """The memory-dir-relative names a link destination may stand for, most literal first.
 
     A file may well be called `ideas&amp;notes.md` or `a%20b.md`, so the name as written comes
@@ -283,7 +299,7 @@ def _candidates(target: str) -> list[str]:
         decoded.append(unquote(decoded[0], errors="surrogateescape"))  # bytes as in `os.fsdecode`d names
     names = [posixpath.normpath(_WRITTEN_SUFFIX.split(target, 1)[0])]
     names += [posixpath.normpath(name.replace("\\", "/")) for name in decoded]
-    return list(dict.fromkeys(names))
+    return tuple(dict.fromkeys(names))
 
 
 def _decode_reference(match: re.Match) -> str:

@@ -1,7 +1,9 @@
 """`mnemolint server`: the language server on stdio, on pygls and lsprotocol (the `[server]` extra).
 
 Diagnostics are published for every open buffer of a workspace folder when one is opened, saved
-or closed, and `DEBOUNCE` seconds after the last change of a burst of typing; files created or
+or closed, and on a change: at once when the folder was quiet (no lint in the last `DEBOUNCE`
+seconds: a keystroke is answered in the time of its lint), else `DEBOUNCE` seconds after the last
+change of a burst (a paste, fast typing while a lint ran), so a burst costs two lints; files created or
 deleted outside the editor (the client's file watcher) and a changed configuration file lint the
 open buffers again. The handlers run on the server's one event loop, one at a time, so the
 overlay of buffer texts (`parse.document.overlay`) is never changed under a run.
@@ -47,6 +49,7 @@ class MnemolintServer(LanguageServer):
         super().__init__("mnemolint", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.session = Session(make_settings)
         self.pending: dict[str, asyncio.TimerHandle] = {}
+        self.linted: dict[str, float] = {}  # folder root → when (event loop time) its last lint ended
 
     @property
     def encoding(self) -> str:
@@ -63,6 +66,8 @@ class MnemolintServer(LanguageServer):
         except (ConfigError, OSError) as error:  # a path the configuration refuses; a folder gone
             self.tell(f"mnemolint: {error}")
             return
+        finally:
+            self.linted[folder.root] = asyncio.get_running_loop().time()
         if folder.error and not folder.told:
             folder.told = True  # once per reading of the configuration, not on every keystroke
             self.tell(f"mnemolint: {folder.error}")
@@ -76,11 +81,16 @@ class MnemolintServer(LanguageServer):
             )
 
     def later(self, folder: Folder, delay: float = DEBOUNCE) -> None:
-        """Publish for `folder` after `delay` seconds, unless another change comes first."""
+        """Publish for `folder` now if it was quiet for `delay` seconds, else after `delay`
+        seconds unless another change comes first."""
+        loop = asyncio.get_running_loop()
         waiting = self.pending.pop(folder.root, None)
         if waiting is not None:
             waiting.cancel()
-        self.pending[folder.root] = asyncio.get_running_loop().call_later(delay, self.publish, folder)
+        elif loop.time() - self.linted.get(folder.root, float("-inf")) >= delay:
+            self.publish(folder)
+            return
+        self.pending[folder.root] = loop.call_later(delay, self.publish, folder)
 
     def tell(self, message: str) -> None:
         self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=message))
@@ -196,6 +206,7 @@ def build(make_settings: Callable[[str], Settings]) -> MnemolintServer:
                 continue
             if os.path.basename(found[0]) in CONFIG_FILES:
                 found[1].reload()
+            found[1].forget_tree()
             touched[found[1].root] = found[1]
         for folder in touched.values():
             server.later(folder)

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from mnemolint.config import Settings
     from mnemolint.discover.tree import Tree
     from mnemolint.engine import Result
+    from mnemolint.lsp.kept import Kept
     from mnemolint.model import Diagnostic
     from mnemolint.parse.document import Document
 
@@ -55,6 +56,8 @@ class Folder:
         self.result: Result | None = None
         self.linted: dict[str, int | None] = {}  # path → buffer version the last run read
         self.known: dict[str, tuple[object, Document]] = {}  # each file's last document, by its state
+        self.states: dict[str, object] = {}  # each file's state as the current run began
+        self.kept: Kept | None = None  # the last tree, while it stands
         self.reload()
 
     def reload(self) -> None:
@@ -67,39 +70,59 @@ class Folder:
             self.settings, self.error = settings, None
         except ConfigError as error:
             self.settings, self.error = None, str(error)
-        self.result, self.known, self.told = None, {}, False
+        self.result, self.known, self.kept, self.told = None, {}, None, False
 
-    def reuse(self, tree: Tree, buffers: dict[str, str]) -> None:
-        """Give each document of a new run what the last run read of its file, while the file is
-        unchanged (size, modification time, inode) or, for an open buffer, its text is: a
-        keystroke reads only the buffer typed in, not the 2,000 topics around it."""
-        known = self.known
+    def walk(self, paths: list[str], settings: Settings, buffers: dict[str, str]) -> Tree:
+        """The tree of a run over `paths`: the last one renewed while it still stands (lsp/kept.py:
+        a keystroke walks nothing), else a new walk's. Either way each document of an unchanged
+        file, or of a buffer whose text is unchanged, is what the last run read of it: a keystroke
+        reads only the buffer typed in, not the 2,000 topics around it."""
+        self.states = {}
+        if self.kept is not None and self.kept.stands(paths, buffers):
+            return self.kept.renew(lambda document: self._held(document, buffers))
+        self.kept = None
+        from mnemolint.discover.walk import discover
+
+        tree = discover(paths, settings)
         for document in tree.documents:
-            held = known.get(document.path)
-            if held is None or held[1].kind is not document.kind:
-                continue
-            text = buffers.get(document.path)
-            if held[0] == (text if text is not None else _stat_key(document.path)):
-                document.take_over(held[1])
+            held = self._held(document, buffers)
+            if held is not None:
+                document.take_over(held)
+        return tree
 
-    def remember(self, tree: Tree, started: int, buffers: dict[str, str]) -> None:
-        """Keep the documents of a run that read their files, by the state of each file (by its
-        text, for a buffer); a file modified since just before the run began may have changed
-        again unseen (the cache's racy files), and is read again next time."""
+    def _held(self, document: Document, buffers: dict[str, str]) -> Document | None:
+        """The last run's document of this file while the file is unchanged (size, modification
+        time, inode) or, for an open buffer, its text is; the state is noted for `remember`."""
+        text = buffers.get(document.path)
+        state = self.states[document.path] = text if text is not None else _stat_key(document.path)
+        held = self.known.get(document.path)
+        if held is None or held[1].kind is not document.kind or held[0] != state:
+            return None
+        return held[1]
+
+    def remember(self, tree: Tree, paths: list[str], started: int, buffers: dict[str, str]) -> None:
+        """Keep the documents of a run that read their files, by the state of each file before the
+        run (by its text, for a buffer); a file modified since just before the run began may have
+        changed again unseen (the cache's racy files), and is read again next time. Keep the tree
+        too, while whether it still stands can be told (`Kept.of`)."""
         from mnemolint.cache import RACY_NS
+        from mnemolint.lsp.kept import Kept
 
         known: dict[str, tuple[object, Document]] = {}
         for document in tree.documents:
             if document.kind is None or not document.known:
                 continue
-            text = buffers.get(document.path)
-            if text is not None:
-                known[document.path] = (text, document)
+            state = self.states.get(document.path)
+            if state is None or isinstance(state, tuple) and state[1] >= started - RACY_NS:
                 continue
-            key = _stat_key(document.path)
-            if key is not None and key[1] < started - RACY_NS:
-                known[document.path] = (key, document)
+            known[document.path] = (state, document)
         self.known = known
+        if self.kept is None:
+            self.kept = Kept.of(tree, paths, started, buffers)
+
+    def forget_tree(self) -> None:
+        """Files were created, deleted or changed outside the editor: walk again on the next lint."""
+        self.kept = None
 
     def enter(self) -> None:
         """Work from the folder, as `mnemolint check` run there does: the tree's root, the paths a
@@ -202,12 +225,18 @@ class Session:
         documents.overlay(texts)
         folder.enter()
         started = time.time_ns()
-        folder.result = lint(paths, folder.settings, cache=True, discovered=lambda tree: folder.reuse(tree, texts))
-        folder.remember(folder.result.tree, started, texts)
+        walk = lambda paths, settings: folder.walk(paths, settings, texts)  # noqa: E731
+        try:
+            folder.result = lint(paths, folder.settings, cache=True, walk=walk)
+        except BaseException:
+            folder.forget_tree()  # a run that did not end leaves no tree to renew
+            raise
+        folder.remember(folder.result.tree, paths, started, texts)
         folder.linted = versions
-        for diagnostic in shown(folder.result.diagnostics):
-            if diagnostic.path in by_path:
-                by_path[diagnostic.path].append(diagnostic)
+        # Only the buffers' findings are shown: redacting the rest (a memory dir's MEM105 on each
+        # closed topic) would cost a keystroke more than its lint.
+        for diagnostic in shown([each for each in folder.result.diagnostics if each.path in by_path]):
+            by_path[diagnostic.path].append(diagnostic)
         self.findings.update(by_path)
         return by_path
 

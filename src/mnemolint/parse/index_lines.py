@@ -9,6 +9,7 @@ a hostile 200 KB line, and costs nothing to import.
 from __future__ import annotations
 
 from bisect import bisect_right
+from functools import lru_cache
 
 from mnemolint.parse.textutil import js_lstrip_count, js_trim, utf16_len, utf16_prefix_index
 from mnemolint.patterns import Lazy
@@ -251,13 +252,31 @@ def classify(lines: list[str], frontmatter_end: int) -> list[IndexLine]:
             fence = fence_match.group(1)
             result.append(IndexLine(number, text, CODE, []))
             continue
-        links, in_comment = _links(text, False)
-        result.append(IndexLine(number, text, _kind(text), links))
+        if len(text) <= _MEMO_LINE:
+            shared, in_comment, kind = _plain(text)
+            links = list(shared)
+        else:
+            links, in_comment = _links(text, False)
+            kind = _kind(text)
+        result.append(IndexLine(number, text, kind, links))
     for line in result:
         if line.kind == POINTER and not line.links:
             line.kind = CONTENT
     _tables_without_links_are_content(result)
     return result
+
+
+_MEMO_LINE = 1_000  # characters: a longer line is scanned each time, never kept (`_plain`: 8 M at most)
+
+
+@lru_cache(maxsize=8_192)
+def _plain(text: str) -> tuple[tuple[Link, ...], bool, str]:
+    """A line's links, whether an HTML comment is open at its end, and its kind, for a line that
+    starts outside a comment and a fence: a pure function of its text, kept for the lines seen
+    last, so that a language server's keystroke in `MEMORY.md` scans the line it changed, not the
+    2,000 others again. (`Link`s are never changed once made.)"""
+    links, in_comment = _links(text, False)
+    return tuple(links), in_comment, _kind(text)
 
 
 def _tables_without_links_are_content(lines: list[IndexLine]) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from functools import lru_cache
 
 from mnemolint.model import Diagnostic
 from mnemolint.parse.textutil import visible
@@ -122,6 +123,7 @@ def shown(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     return diagnostics
 
 
+@lru_cache(maxsize=4_096)  # a language server shows the same messages and names after each keystroke
 def printable(text: str) -> str:
     """`text` as any output may show it: credential-shaped spans masked, control characters escaped."""
     from mnemolint.redact import redact

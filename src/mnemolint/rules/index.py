@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable, Iterator
-from functools import partial
+from functools import lru_cache, partial
 
 from mnemolint.kinds.memory import ABSOLUTE, ESCAPES, MEMORY_DIR, MISSING, UNKNOWN, URL, MemoryDir, unindexable
 from mnemolint.model import ERROR, INFO, SAFE, UNSAFE, WARNING, Edit, Fix, Hit
@@ -673,10 +673,11 @@ def _content_block(block: list[il.IndexLine], max_lines: int) -> Hit:
     )
 
 
-def _drift(line: il.IndexLine, summary: str, description: str) -> str | None:
-    """How an entry says something other than its topic's description, or None (`wording`
-    judges, on the link's title and the summary together: the title is part of what the agent
-    reads of the entry)."""
+@lru_cache(maxsize=4_096)  # a pure function of three texts: a server's keystroke asks again of every entry
+def _drift(title: str, summary: str, description: str) -> str | None:
+    """How an entry (its link's `title` and `summary`) says something other than its topic's
+    description, or None (`wording` judges, on the link's title and the summary together: the
+    title is part of what the agent reads of the entry)."""
     from mnemolint.parse import wording
 
     cut = summary.rstrip().removesuffix("…").removesuffix("...")
@@ -687,7 +688,7 @@ def _drift(line: il.IndexLine, summary: str, description: str) -> str | None:
         return None  # the description, or its first words (the generator's own line, cut to fit)
     if shortened:
         description = description[: len(cut) + 1]  # what the entry could say of it
-    return wording.difference(f"{line.links[0].title} {summary}", description)
+    return wording.difference(f"{title} {summary}", description)
 
 
 @rule(
@@ -705,7 +706,7 @@ def index_description_drift(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
         description = memdir.topic_by_rel[rel].frontmatter.text("description") if rel and summary else None
         if not description or not description.strip():
             continue
-        drift = _drift(line, summary, description)
+        drift = _drift(line.links[0].title, summary, description)
         if drift:
             yield Hit(
                 f"Entry text says something other than the description of `{rel}`, which the index line is "

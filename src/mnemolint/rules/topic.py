@@ -384,16 +384,30 @@ def _normal(text: str) -> str:
 
 class _Titled:
     """A topic's title and the layer and condition it holds under (the memory convention):
-    `scope` (absent is the project layer, the default) and `when` (absent is its own condition)."""
+    `scope` (absent is the project layer, the default) and `when` (absent is its own condition),
+    and what MEM209 compares titles by (`_grams`)."""
 
-    __slots__ = ("topic", "title", "shown", "key")
+    __slots__ = ("topic", "title", "shown", "key", "grams")
 
-    def __init__(self, topic: Document, front: fm.FrontMatter, title: str) -> None:
+    def __init__(self, topic: Document, facts: tuple[str, str, tuple[object, object], tuple]) -> None:
         self.topic = topic
-        self.title = _normal(title)
-        self.shown = title.strip()
-        data = front.data or {}
-        self.key = (_condition(data.get("scope")) or "project", _condition(data.get("when")))
+        self.title, self.shown, self.key, self.grams = facts
+
+
+def _title_facts(topic: Document) -> tuple[str, str, tuple[object, object], tuple] | None:
+    """What `_Titled` holds of a topic, or None when it has no title to compare (the others are
+    MEM205's), computed of its text alone: it goes with the document (`Document.derived`), so a
+    language server's keystroke in one topic does not read the titles of the 2,000 others again."""
+    front = _readable_frontmatter(topic)
+    if front is None:
+        return None
+    name, _ = _field(front, "name")
+    if not isinstance(name, (str, int, float)) or isinstance(name, bool) or not str(name).strip():
+        return None
+    data = front.data or {}
+    title = _normal(str(name))
+    key = (_condition(data.get("scope")) or "project", _condition(data.get("when")))
+    return title, str(name).strip(), key, _grams(title)
 
 
 def _condition(value: object) -> object:
@@ -413,12 +427,9 @@ def _titled(memdir: MemoryDir) -> list[_Titled]:
 def _find_titled(memdir: MemoryDir) -> list[_Titled]:
     found = []
     for topic in sorted(memdir.topics, key=lambda document: document.rel):
-        front = _readable_frontmatter(topic)
-        if front is None:
-            continue
-        name, _ = _field(front, "name")
-        if isinstance(name, (str, int, float)) and not isinstance(name, bool) and str(name).strip():
-            found.append(_Titled(topic, front, str(name)))
+        facts = topic.derived("titled", _title_facts)
+        if facts is not None:
+            found.append(_Titled(topic, facts))
     return found
 
 
@@ -521,9 +532,9 @@ def topic_similar_title(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     titled_topics = _titled(memdir)
     for titled in titled_topics:
         groups.setdefault(titled.key, []).append(titled)
-    series = series_grams([_grams(titled.title)[0] for titled in titled_topics])
+    series = series_grams([titled.grams[0] for titled in titled_topics])
     for group in groups.values():
-        for i, j, overlap in _similar([titled.title for titled in group], ratio, series):
+        for i, j, overlap in _similar([(titled.title, titled.grams) for titled in group], ratio, series):
             earlier, later = group[i], group[j]
             yield Hit(
                 f"Title `{quote(later.shown)}` is close to `{quote(earlier.shown)}` of `{earlier.topic.rel}` "
@@ -555,15 +566,17 @@ def close(a: frozenset[str], b: frozenset[str], ratio: float) -> bool:
     return bool(shared) and shared / len(a | b) >= ratio - 1e-9 and (shared >= 2 or a <= b or b <= a)
 
 
-def _similar(titles: list[str], ratio: float, series: frozenset[str] = frozenset()) -> list[tuple[int, int, float]]:
+def _similar(
+    titles: list[tuple[str, tuple[frozenset[str], tuple[str, ...]]]], ratio: float, series: frozenset[str] = frozenset()
+) -> list[tuple[int, int, float]]:
     """The close pairs (i < j) of `titles`, by the later one. Titles whose numbers differ are
     members of a numbered series (`Incident 12`, `Incident 13 notes`), two memories on purpose, and
     never compared; the same title is MEM208's. Two titles are close as a whole (`close`) and
     still close without the `series` grams, the names many titles of the dir share: `sprint 8
     design` and `sprint 8 closed` share only their series. The join runs over the distinct gram
     sets, and their titles are matched by their numbers, so a dir of 2,000 `Topic N` is not two
-    million pairs."""
-    read = [_grams(title) for title in titles]
+    million pairs. Each title comes with its `_grams`."""
+    read = [grams for _, grams in titles]
     by_grams: dict[frozenset[str], dict[tuple[str, ...], list[int]]] = {}
     for i, (grams, numbers) in enumerate(read):
         by_grams.setdefault(grams, {}).setdefault(numbers, []).append(i)
@@ -578,7 +591,7 @@ def _similar(titles: list[str], ratio: float, series: frozenset[str] = frozenset
     ]
     for by_numbers in by_grams.values():  # the same words and numbers, written apart (`Build-notes`)
         for members in by_numbers.values():
-            pairs += [(members[0], j, 1.0) for j in members[1:] if titles[j] != titles[members[0]]]
+            pairs += [(members[0], j, 1.0) for j in members[1:] if titles[j][0] != titles[members[0]][0]]
     return sorted(pairs, key=lambda pair: (pair[1], pair[0]))
 
 
