@@ -136,16 +136,18 @@ def lint(
     cache: bool = False,
     given: dict[str, tuple[bytes, int]] | None = None,
     discovered: Callable[[Tree], None] | None = None,
+    whole_containers: bool = True,
 ) -> Result:
     """Lint `paths`; `fixed` maps paths to text that replaces (or creates) those files, so that
     the fixer can re-lint the outcome of its edits before anything is written. `cache`: take
     what the cache knows of unchanged files, and keep what this run learns (cache.py). `given`:
     named paths' bytes and size, read from elsewhere than their file (standard input; `discover`).
     `discovered` is given the tree before any rule reads it (the language server hands its
-    documents what an earlier run read of the unchanged files, `Document.take_over`)."""
+    documents what an earlier run read of the unchanged files, `Document.take_over`).
+    `whole_containers=False`: a named file's container holds the named files alone (`discover`)."""
     dispatch = _Dispatch(active_rules(settings))
     memo = _open_cache(settings, dispatch.rules) if cache and not fixed and not given else None
-    tree = discover(paths, settings, given)
+    tree = discover(paths, settings, given, whole_containers)
     if fixed:
         _use_fixed_text(tree, fixed, settings.options)
     if discovered is not None:

@@ -25,6 +25,8 @@ TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on ev
 if TYPE_CHECKING:
     import argparse
 
+    from mnemolint.config import Settings
+    from mnemolint.engine import Result
     from mnemolint.kinds.base import ContainerType
     from mnemolint.model import Diagnostic
 
@@ -169,7 +171,11 @@ def _inside_a(path: str, container: ContainerType) -> str | None:
 
 def reminder(path: str, config: str | None = None, preview: bool | None = None) -> str:
     """The reminder for a write to `path` ("" when there is nothing to say): the findings on the
-    file, and those on the lines of its index that link it (a drifted entry, say), most severe first."""
+    file, and those on the lines of its index that link it (a drifted entry, say), most severe first.
+
+    A write to a memory dir is linted first with the written file and its index alone, the other
+    topics neither listed nor read (links to them resolve by `stat`); only when the reminder could
+    then differ from one over the whole dir (`_needs_whole_dir`) is the dir linted whole."""
     from mnemolint.config import load_settings
     from mnemolint.engine import lint
     from mnemolint.kinds.memory import INDEX_NAME
@@ -185,16 +191,70 @@ def reminder(path: str, config: str | None = None, preview: bool | None = None) 
     index = os.path.join(memdir, INDEX_NAME) if memdir else path
     if path != index and os.path.isfile(index):
         paths.append(index)
-    result = lint(paths, settings)
+    alone = os.path.basename(index) == INDEX_NAME and not os.path.islink(index)
+    result = lint(paths, settings, whole_containers=not alone)
     about = _lines_linking(result.tree, path, index)
-    # On the file itself; for an index, also what it now fails to link (MEM105 on the topics);
-    # for a topic, what its index says of it.
-    found = [
-        diagnostic
-        for diagnostic in result.diagnostics
-        if diagnostic.path == path or path == index or (diagnostic.path == index and diagnostic.line in about)
+    if alone and _needs_whole_dir(result, settings, path, index, about):
+        result = lint(paths, settings)
+        about = _lines_linking(result.tree, path, index)
+    return compose(path, shown(_reminded(result.diagnostics, path, index, about)))
+
+
+def _reminded(diagnostics: list[Diagnostic], path: str, index: str, about: set[int]) -> list[Diagnostic]:
+    """What the write can have changed: for a topic, the findings on it and on the index lines
+    that link it (what its index says of it); for an index, the findings on it and the topics it
+    no longer links. The rules that compare a topic with the others are `check`'s (the hook reads
+    no other topic)."""
+    if path == index:
+        return [each for each in diagnostics if each.path == index or each.code == _UNLINKED]
+    return [
+        each
+        for each in diagnostics
+        if each.code not in _ACROSS_TOPICS and (each.path == path or (each.path == index and each.line in about))
     ]
-    return compose(path, shown(found))
+
+
+# A topic no line of the index links (MEM105): what an index write tells of the other files.
+_UNLINKED = "MEM105"
+# Rules that compare a topic with every other topic of its dir (duplicate and similar titles).
+_ACROSS_TOPICS = ("MEM208", "MEM209")
+# The memory-dir rules whose findings on the written file, and on the index lines that link it,
+# are the same with the other topics left out (each link to one resolves by `stat`): they read the
+# index and the file they report on, nothing else. The others are judged in `_needs_whole_dir`.
+_ON_WHAT_THEY_READ = ("MEM102", "MEM103", "MEM104", "MEM106", "MEM107", "MEM108")
+
+
+def _needs_whole_dir(result: Result, settings: Settings, path: str, index: str, about: set[int]) -> bool:
+    """Whether the run over `path` and its index alone could remind of something other than a run
+    over the whole memory dir would: a rule whose finding here depends on the other topics."""
+    from mnemolint.engine import active_rules
+    from mnemolint.kinds.memory import MEMORY_DIR
+    from mnemolint.parse.document import RELATIONS
+
+    documents = [document for document in result.tree.documents if document.path in (path, index)]
+    if any(document.suppressions is not None for document in documents):
+        return True  # what a comment silences, and whether it silences anything (SUP001), is the whole run's
+    topic = next((document for document in documents if document.path == path), None)
+    shown = _reminded(result.diagnostics, path, index, about)
+    for rule in active_rules(settings):
+        code = rule.code
+        if rule.reads is not MEMORY_DIR or code in _ON_WHAT_THEY_READ or code in _ACROSS_TOPICS:
+            continue
+        if code == "MEM101":  # the topics linked only past the cut are counted over the whole dir
+            if any(each.code == code for each in shown):
+                return True
+        elif path == index:  # MEM105 and MEM109 judge every topic the index links, or fails to
+            if code != "MEM212":  # which judges the topics' own links: not what an index write changes
+                return True
+        elif code == "MEM105":  # linked from the index: never an orphan, whatever else links it
+            if not about:
+                return True
+        elif code == "MEM212":  # a link to a folder, or a relation by title, is judged against the others
+            if topic is None or any(topic.holds(mark) for mark in ("](", "]:", *RELATIONS)):
+                return True
+        elif code != "MEM109":  # which reads the written topic's description, no other
+            return True
+    return False
 
 
 def _lines_linking(tree: object, topic: str, index: str) -> set[int]:
