@@ -335,12 +335,17 @@ def _holds_an_index(directory: str, text: str) -> bool:
     `PROSE_MIN_LINES` lines of prose (a new index, a note to fill in). A workspace's long-term
     memory written as prose (a session log called `MEMORY.md` at a project's root) is no index,
     and the files beside it are no topics. `text` is the head of its `MEMORY.md`."""
-    lines = classify(text.splitlines()[:HEAD_LINES], 0)
-    entries = sum(1 for line in lines if line.entry)
-    if not entries and any(line.text.strip() == ENTRY_SEPARATOR for line in lines):
-        return False
+    head = text.splitlines()[:HEAD_LINES]
+    separated = any(line.strip() == ENTRY_SEPARATOR for line in head)
     parts = directory.rstrip(os.sep).split(os.sep)
-    if parts[-1] == "memory" or (len(parts) > 1 and (parts[-2] in AGENT_HOMES or parts[-2] == "agent-memory")):
+    layout = parts[-1] == "memory" or (len(parts) > 1 and (parts[-2] in AGENT_HOMES or parts[-2] == "agent-memory"))
+    if layout and not separated:
+        return True  # no line is classified: nothing but Hermes Agent's separator could say otherwise
+    lines = classify(head, 0)
+    entries = sum(1 for line in lines if line.entry)
+    if not entries and separated:
+        return False
+    if layout:
         return True
     prose = sum(1 for line in lines if line.kind == CONTENT)
     return prose < PROSE_MIN_LINES or entries * 4 >= prose
