@@ -195,7 +195,7 @@ def reminder(path: str, config: str | None = None, preview: bool | None = None) 
     result = lint(paths, settings, whole_containers=not alone)
     about = _lines_linking(result.tree, path, index)
     if alone and _needs_whole_dir(result, settings, path, index, about):
-        result = lint(paths, settings)
+        result = lint(paths, settings, cache=True)  # what a `check` knows of the unchanged topics
         about = _lines_linking(result.tree, path, index)
     return compose(path, shown(_reminded(result.diagnostics, path, index, about)))
 
