@@ -250,3 +250,20 @@ def test_a_project_memory_dir(tmp_path: Path) -> None:
         assert text == whole(str(memdir / "MEMORY.md"), preview) and "MEM104 (error)" in text
     stdout, opened = reads(memdir, memdir / "a.md")
     assert (stdout, opened) == ("", [])
+
+
+def test_a_memory_dir_inside_another_is_linted_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A topic in a subfolder that holds a MEMORY.md of its own, and a MEMORY.md in a rules dir:
+    the file is not in the one memory dir the hook judges alone, so the dir is linted whole."""
+    memdir = rich(tmp_path)
+    write_tree(memdir, {"sub/MEMORY.md": "- [Inner](inner.md) — inner notes\n"})
+    rules = write_tree(tmp_path, {"proj/.claude/rules/MEMORY.md": "- [Gone](gone.md) — removed\n"})
+    calls: list[bool] = []
+    lint = engine.lint
+    monkeypatch.setattr(engine, "lint", lambda *a, **k: calls.append(k.get("whole_containers", True)) or lint(*a, **k))
+    for path in (memdir / "sub" / "inner.md", rules / "proj/.claude/rules/MEMORY.md"):
+        for preview in (False, True):
+            calls.clear()
+            text = hook.reminder(str(path), None, preview)
+            assert calls == [False, True]
+            assert text == whole(str(path), preview)

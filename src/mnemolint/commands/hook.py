@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     import argparse
 
     from mnemolint.config import Settings
+    from mnemolint.discover.tree import Tree
     from mnemolint.engine import Result
     from mnemolint.kinds.base import ContainerType
     from mnemolint.model import Diagnostic
@@ -192,12 +193,21 @@ def reminder(path: str, config: str | None = None, preview: bool | None = None) 
     if path != index and os.path.isfile(index):
         paths.append(index)
     alone = os.path.basename(index) == INDEX_NAME and not os.path.islink(index)
-    result = lint(paths, settings, whole_containers=not alone)
+    result = lint(paths, settings, whole_containers=not alone, discovered=_list_memory_dirs if alone else None)
     about = _lines_linking(result.tree, path, index)
     if alone and _needs_whole_dir(result, settings, path, index, about):
         result = lint(paths, settings, cache=True)  # what a `check` knows of the unchanged topics
         about = _lines_linking(result.tree, path, index)
     return compose(path, shown(_reminded(result.diagnostics, path, index, about)))
+
+
+def _list_memory_dirs(tree: Tree) -> None:
+    """The memory dir, not walked, is listed once: links to its other topics resolve from that."""
+    from mnemolint.kinds.memory import MemoryDir
+
+    for container in tree.containers:
+        if isinstance(container, MemoryDir):
+            container.list_entries()
 
 
 def _reminded(diagnostics: list[Diagnostic], path: str, index: str, about: set[int]) -> list[Diagnostic]:
@@ -228,9 +238,12 @@ def _needs_whole_dir(result: Result, settings: Settings, path: str, index: str, 
     """Whether the run over `path` and its index alone could remind of something other than a run
     over the whole memory dir would: a rule whose finding here depends on the other topics."""
     from mnemolint.engine import active_rules
-    from mnemolint.kinds.memory import MEMORY_DIR
+    from mnemolint.kinds.memory import MEMORY_DIR, MemoryDir
     from mnemolint.parse.document import RELATIONS
 
+    containers = result.tree.containers
+    if len(containers) != 1 or not isinstance(containers[0], MemoryDir) or containers[0].index_path != index:
+        return True  # the file is in another container, or in one inside the memory dir: judged whole
     documents = [document for document in result.tree.documents if document.path in (path, index)]
     if any(document.suppressions is not None for document in documents):
         return True  # what a comment silences, and whether it silences anything (SUP001), is the whole run's
