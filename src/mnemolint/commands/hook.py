@@ -193,12 +193,28 @@ def reminder(path: str, config: str | None = None, preview: bool | None = None) 
     if path != index and os.path.isfile(index):
         paths.append(index)
     alone = os.path.basename(index) == INDEX_NAME and not os.path.islink(index)
-    result = lint(paths, settings, whole_containers=not alone, discovered=_list_memory_dirs if alone else None)
+    result = lint(
+        paths,
+        _without(settings, _ACROSS_TOPICS) if alone else settings,
+        whole_containers=not alone,
+        discovered=_list_memory_dirs if alone else None,
+    )
     about = _lines_linking(result.tree, path, index)
     if alone and _needs_whole_dir(result, settings, path, index, about):
         result = lint(paths, settings, cache=True)  # what a `check` knows of the unchanged topics
         about = _lines_linking(result.tree, path, index)
     return compose(path, shown(_reminded(result.diagnostics, path, index, about)))
+
+
+def _without(settings: Settings, codes: tuple[str, ...]) -> Settings:
+    """`settings` with the rules of `codes` left out, for the run over the written file and its
+    index alone: what those rules find is not reminded, and a suppression comment that might name
+    one sends the write to the whole run (`_needs_whole_dir`), which runs them as `check` does."""
+    import copy
+
+    narrowed = copy.copy(settings)
+    narrowed.ignore = [*settings.ignore, *codes]
+    return narrowed
 
 
 def _list_memory_dirs(tree: Tree) -> None:
