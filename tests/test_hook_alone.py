@@ -138,32 +138,39 @@ def test_the_reminder_is_the_whole_dirs_for_every_file(
             text = hook.reminder(path, None, preview)
         assert text == whole(path, preview), path
         said += bool(text)
-        assert calls[0] is False  # the written file and its index alone, first
+        assert calls in ([False], [False, True], [True])
     assert said  # the dirs draw reminders: the comparison is not of empty texts
 
 
 def test_the_rich_dir_takes_each_way(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Which writes need the whole dir, with every rule: those whose reminder depends on the others."""
+    """Which writes need the whole dir: those whose reminder depends on the others. A run is
+    `False` when it holds the written file and its index alone, `True` over the whole dir."""
     memdir = rich(tmp_path)
-    ways: dict[str, int] = {}
+    ways: dict[tuple[str, bool], list[bool]] = {}
     lint = engine.lint
 
     def counted(*args, **kwargs):
-        ways[name] = ways.get(name, 0) + 1
+        ways.setdefault((name, preview), []).append(kwargs.get("whole_containers", True))
         return lint(*args, **kwargs)
 
     monkeypatch.setattr(engine, "lint", counted)
-    for name in ("a.md", "drift.md", "big.md", "orphan.md", "listed.md", "related.md", "linker.md", "sup.md"):
-        hook.reminder(str(memdir / name), None, True)
+    names = ("a.md", "drift.md", "big.md", "orphan.md", "listed.md", "related.md", "linker.md", "sup.md", "MEMORY.md")
+    for name in names:
+        for preview in (False, True):
+            hook.reminder(str(memdir / name), None, preview)
+    alone, then_whole, whole = [False], [False, True], [True]
     assert ways == {
-        "a.md": 1,  # linked from the index: nothing about it depends on another topic
-        "drift.md": 1,  # what the index says of it is its own description against the line
-        "big.md": 1,
-        "orphan.md": 2,  # no line of MEMORY.md links it: a secondary index might
-        "listed.md": 2,
-        "related.md": 2,  # a relation by title is judged against every topic's title
-        "linker.md": 2,  # a link into a folder is judged against the dir's folders
-        "sup.md": 2,  # whether a comment silences anything is the whole run's
+        **{(name, False): alone for name in names},  # the default rules read no other topic
+        ("a.md", True): alone,  # linked from the index: nothing about it depends on another topic
+        ("drift.md", True): alone,  # what the index says of it is its own description against the line
+        ("big.md", True): alone,
+        ("orphan.md", True): then_whole,  # no line of MEMORY.md links it: a secondary index might
+        ("listed.md", True): then_whole,
+        ("related.md", True): then_whole,  # a relation by title is judged against every topic's title
+        ("linker.md", True): then_whole,  # a link into a folder is judged against the dir's folders
+        ("sup.md", False): then_whole,  # whether a comment silences anything is the whole run's
+        ("sup.md", True): then_whole,
+        ("MEMORY.md", True): whole,  # the topics it no longer links, and what it says of each
     }
 
 
@@ -265,5 +272,5 @@ def test_a_memory_dir_inside_another_is_linted_whole(tmp_path: Path, monkeypatch
         for preview in (False, True):
             calls.clear()
             text = hook.reminder(str(path), None, preview)
-            assert calls == [False, True]
+            assert calls == ([True] if preview and path.name == "MEMORY.md" else [False, True])
             assert text == whole(str(path), preview)

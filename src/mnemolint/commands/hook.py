@@ -193,15 +193,13 @@ def reminder(path: str, config: str | None = None, preview: bool | None = None) 
     if path != index and os.path.isfile(index):
         paths.append(index)
     alone = os.path.basename(index) == INDEX_NAME and not os.path.islink(index)
-    result = lint(
-        paths,
-        _without(settings, _ACROSS_TOPICS) if alone else settings,
-        whole_containers=not alone,
-        discovered=_list_memory_dirs if alone else None,
-    )
-    about = _lines_linking(result.tree, path, index)
-    if alone and _needs_whole_dir(result, settings, path, index, about):
-        result = lint(paths, settings, cache=True)  # what a `check` knows of the unchanged topics
+    conditional = _judged_after(settings, path == index) if alone else None
+    if conditional is not None:
+        narrowed = _without(settings, _ACROSS_TOPICS)
+        result = lint(paths, narrowed, whole_containers=False, discovered=_list_memory_dirs)
+        about = _lines_linking(result.tree, path, index)
+    if conditional is None or _needs_whole_dir(result, path, index, about, conditional):
+        result = lint(paths, settings, cache=alone)  # what a `check` knows of the unchanged topics
         about = _lines_linking(result.tree, path, index)
     return compose(path, shown(_reminded(result.diagnostics, path, index, about)))
 
@@ -250,11 +248,32 @@ _ACROSS_TOPICS = ("MEM208", "MEM209")
 _ON_WHAT_THEY_READ = ("MEM102", "MEM103", "MEM104", "MEM106", "MEM107", "MEM108")
 
 
-def _needs_whole_dir(result: Result, settings: Settings, path: str, index: str, about: set[int]) -> bool:
+def _judged_after(settings: Settings, index_write: bool) -> tuple[str, ...] | None:
+    """The memory-dir rules in force whose finding in the reminder depends on the other topics
+    only in some cases, judged once the run over the written file and its index alone is done
+    (`_needs_whole_dir`); None when one always does, and the dir is linted whole at once."""
+    from mnemolint.engine import active_rules
+    from mnemolint.kinds.memory import MEMORY_DIR
+
+    conditional = []
+    for rule in active_rules(settings):
+        code = rule.code
+        if rule.reads is not MEMORY_DIR or code in _ON_WHAT_THEY_READ or code in _ACROSS_TOPICS:
+            continue
+        if index_write and code == "MEM212":
+            continue  # it judges the topics' own links: not what an index write changes
+        if not index_write and code == "MEM109":
+            continue  # what the index says of the written topic: its own description, no other
+        if code not in ("MEM101", "MEM105", "MEM212") or index_write and code == "MEM105":
+            return None  # MEM105 and MEM109 on an index judge every topic it links or fails to
+        conditional.append(code)
+    return tuple(conditional)
+
+
+def _needs_whole_dir(result: Result, path: str, index: str, about: set[int], conditional: tuple[str, ...]) -> bool:
     """Whether the run over `path` and its index alone could remind of something other than a run
     over the whole memory dir would: a rule whose finding here depends on the other topics."""
-    from mnemolint.engine import active_rules
-    from mnemolint.kinds.memory import MEMORY_DIR, MemoryDir
+    from mnemolint.kinds.memory import MemoryDir
     from mnemolint.parse.document import RELATIONS
 
     containers = result.tree.containers
@@ -264,26 +283,13 @@ def _needs_whole_dir(result: Result, settings: Settings, path: str, index: str, 
     if any(document.suppressions is not None for document in documents):
         return True  # what a comment silences, and whether it silences anything (SUP001), is the whole run's
     topic = next((document for document in documents if document.path == path), None)
-    shown = _reminded(result.diagnostics, path, index, about)
-    for rule in active_rules(settings):
-        code = rule.code
-        if rule.reads is not MEMORY_DIR or code in _ON_WHAT_THEY_READ or code in _ACROSS_TOPICS:
-            continue
-        if code == "MEM101":  # the topics linked only past the cut are counted over the whole dir
-            if any(each.code == code for each in shown):
-                return True
-        elif path == index:  # MEM105 and MEM109 judge every topic the index links, or fails to
-            if code != "MEM212":  # which judges the topics' own links: not what an index write changes
-                return True
-        elif code == "MEM105":  # linked from the index: never an orphan, whatever else links it
-            if not about:
-                return True
-        elif code == "MEM212":  # a link to a folder, or a relation by title, is judged against the others
-            if topic is None or any(topic.holds(mark) for mark in ("](", "]:", *RELATIONS)):
-                return True
-        elif code != "MEM109":  # which reads the written topic's description, no other
+    if "MEM101" in conditional:  # the topics linked only past the cut are counted over the whole dir
+        if any(each.code == "MEM101" for each in _reminded(result.diagnostics, path, index, about)):
             return True
-    return False
+    if "MEM105" in conditional and not about:  # linked from the index: never an orphan, whatever else links it
+        return True
+    marks = ("](", "]:", *RELATIONS)  # a link to a folder, or a relation by title, is judged against the others
+    return "MEM212" in conditional and (topic is None or any(topic.holds(mark) for mark in marks))
 
 
 def _lines_linking(tree: object, topic: str, index: str) -> set[int]:
