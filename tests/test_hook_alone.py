@@ -161,6 +161,21 @@ def test_the_rich_dir_takes_each_way(tmp_path: Path, monkeypatch: pytest.MonkeyP
     alone, then_whole, whole = [False], [False, True], [True]
     assert ways == {
         **{(name, False): alone for name in names},  # the default rules read no other topic
+        ("sup.md", False): then_whole,  # whether a comment silences anything is the whole run's
+        **{(name, True): whole for name in names},  # MEM208, MEM209: every topic's title; MEM105 on an index
+    }
+    ways.clear()
+    monkeypatch.setattr(
+        engine,
+        "active_rules",
+        lambda settings, chosen=engine.active_rules: [
+            rule for rule in chosen(settings) if rule.code not in ("MEM208", "MEM209")
+        ],
+    )
+    for name in names:
+        preview = True
+        hook.reminder(str(memdir / name), None, preview)
+    assert ways == {
         ("a.md", True): alone,  # linked from the index: nothing about it depends on another topic
         ("drift.md", True): alone,  # what the index says of it is its own description against the line
         ("big.md", True): alone,
@@ -168,7 +183,6 @@ def test_the_rich_dir_takes_each_way(tmp_path: Path, monkeypatch: pytest.MonkeyP
         ("listed.md", True): then_whole,
         ("related.md", True): then_whole,  # a relation by title is judged against every topic's title
         ("linker.md", True): then_whole,  # a link into a folder is judged against the dir's folders
-        ("sup.md", False): then_whole,  # whether a comment silences anything is the whole run's
         ("sup.md", True): then_whole,
         ("MEMORY.md", True): whole,  # the topics it no longer links, and what it says of each
     }
@@ -187,13 +201,17 @@ print(json.dumps(sorted(set(map(str, opened)))), file=sys.stderr)
 
 
 def reads(memdir: Path, written: Path, *args: str) -> tuple[str, list[str]]:
+    """The hook's answer to an Edit of `written`, and the files under `memdir` it opened; HOME is
+    the one holding an auto-memory dir (`HOME/.claude/projects/<id>/memory`)."""
     event = {"hook_event_name": "PostToolUse", "tool_name": "Edit", "tool_input": {"file_path": str(written)}}
+    home = str(memdir.parents[3]) if memdir.parent.parent.name == "projects" else os.environ.get("HOME", "")
     process = subprocess.run(
         [sys.executable, "-c", "import json\n" + AUDIT, str(memdir), *args],
         input=json.dumps(event),
         capture_output=True,
         text=True,
         timeout=120,
+        env={**os.environ, "HOME": home},
     )
     return process.stdout, json.loads(process.stderr.splitlines()[-1])
 
@@ -211,18 +229,22 @@ def large(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.parametrize("preview", ["--no-preview", "--preview"])
-def test_a_topic_write_in_2000_topics_reads_the_topic_and_the_index_only(large: Path, preview: str) -> None:
+def test_a_topic_write_in_2000_topics(large: Path, preview: str) -> None:
+    """With the default rules it reads the topic and the index only; with every rule the whole
+    dir (MEM208 and MEM209 compare its title with every other topic's), and says the same."""
     written = large / benchmark.topic_name(1_000)
     written.write_text(benchmark.topic(1_000).replace("description: What", "description: " + "Long " * 70))
+    alone = [str(large / "MEMORY.md"), str(written)]
     try:
         stdout, opened = reads(large, written, preview)
-        assert opened == [str(large / "MEMORY.md"), str(written)]
+        assert (opened == alone) is (preview == "--no-preview")
+        assert len(opened) == (2 if preview == "--no-preview" else 2_001)
         text = json.loads(stdout)["hookSpecificOutput"]["additionalContext"] if stdout else ""
         assert text == whole(str(written), preview == "--preview")
         assert ("MEM204 (warning) line 3: Description is" in text) is (preview == "--preview")  # a preview rule
     finally:
         written.write_text(benchmark.topic(1_000))
-    assert reads(large, written, preview) == ("", [str(large / "MEMORY.md"), str(written)])  # a clean write: silent
+    assert reads(large, written, "--no-preview") == ("", alone)  # a clean write: silent
 
 
 def test_an_index_write_that_drops_links_names_the_topics_it_no_longer_links(large: Path) -> None:
@@ -232,13 +254,14 @@ def test_an_index_write_that_drops_links_names_the_topics_it_no_longer_links(lar
     index.write_text("".join(line for line in before.splitlines(True) if not any(n in line for n in dropped)))
     try:
         event = json.dumps({"tool_name": "Write", "tool_input": {"file_path": str(index)}})
-        with_preview = run_cli("hook", "post-tool-use", stdin=event)
+        home = {"HOME": str(large.parents[3])}
+        with_preview = run_cli("hook", "post-tool-use", stdin=event, env=home)
         text = json.loads(with_preview.stdout)["hookSpecificOutput"]["additionalContext"]
         assert text == whole(str(index), True)
         # the index links 1,849 of the 2,000: 151 topics were orphans already, 3 more now
         assert "- MEM105 (warning) in 154 files (topic_000005.md, topic_000006.md, topic_000007.md, topic_0018" in text
         assert "- MEM101 (error) line 201: MEMORY.md is 186,900 characters (limit: 25,000) and 1,958 lines" in text
-        default = run_cli("hook", "post-tool-use", "--no-preview", stdin=event)
+        default = run_cli("hook", "post-tool-use", "--no-preview", stdin=event, env=home)
         assert (default.returncode, default.stdout, default.stderr) == (0, "", "")  # MEM105 is a preview rule
         assert whole(str(index), False) == ""
         _, opened = reads(large, index, "--no-preview")
@@ -272,5 +295,5 @@ def test_a_memory_dir_inside_another_is_linted_whole(tmp_path: Path, monkeypatch
         for preview in (False, True):
             calls.clear()
             text = hook.reminder(str(path), None, preview)
-            assert calls == ([True] if preview and path.name == "MEMORY.md" else [False, True])
+            assert calls == ([True] if preview else [False, True])  # every rule: the whole dir at once
             assert text == whole(str(path), preview)

@@ -6,6 +6,8 @@ write anywhere else cost nothing: no extra file read, no reminder. This command 
 event (Claude Code's PostToolUse JSON on stdin), decides by the written path alone whether it is a
 memory file, and if so runs the engine on that file (and on the lines of its index that speak of
 it), so every word of the reminder is the message `mnemolint check` prints for the same finding.
+A write to a memory dir is linted with the written file and its index alone, the other topics
+neither listed nor read, unless a finding in the reminder could depend on them (`reminder`).
 
 Claude Code takes the reminder as `hookSpecificOutput.additionalContext` on stdout, exit 0; Wave
 passes a PostToolUse hook's stderr to the model only on exit 2 (its hooks reference: "Shows stderr
@@ -195,24 +197,12 @@ def reminder(path: str, config: str | None = None, preview: bool | None = None) 
     alone = os.path.basename(index) == INDEX_NAME and not os.path.islink(index)
     conditional = _judged_after(settings, path == index) if alone else None
     if conditional is not None:
-        narrowed = _without(settings, _ACROSS_TOPICS)
-        result = lint(paths, narrowed, whole_containers=False, discovered=_list_memory_dirs)
+        result = lint(paths, settings, whole_containers=False, discovered=_list_memory_dirs)
         about = _lines_linking(result.tree, path, index)
     if conditional is None or _needs_whole_dir(result, path, index, about, conditional):
         result = lint(paths, settings, cache=alone)  # what a `check` knows of the unchanged topics
         about = _lines_linking(result.tree, path, index)
     return compose(path, shown(_reminded(result.diagnostics, path, index, about)))
-
-
-def _without(settings: Settings, codes: tuple[str, ...]) -> Settings:
-    """`settings` with the rules of `codes` left out, for the run over the written file and its
-    index alone: what those rules find is not reminded, and a suppression comment that might name
-    one sends the write to the whole run (`_needs_whole_dir`), which runs them as `check` does."""
-    import copy
-
-    narrowed = copy.copy(settings)
-    narrowed.ignore = [*settings.ignore, *codes]
-    return narrowed
 
 
 def _list_memory_dirs(tree: Tree) -> None:
@@ -227,24 +217,19 @@ def _list_memory_dirs(tree: Tree) -> None:
 def _reminded(diagnostics: list[Diagnostic], path: str, index: str, about: set[int]) -> list[Diagnostic]:
     """What the write can have changed: for a topic, the findings on it and on the index lines
     that link it (what its index says of it); for an index, the findings on it and the topics it
-    no longer links. The rules that compare a topic with the others are `check`'s (the hook reads
-    no other topic)."""
+    no longer links (the topics' own titles and links are not what an index write changes)."""
     if path == index:
         return [each for each in diagnostics if each.path == index or each.code == _UNLINKED]
-    return [
-        each
-        for each in diagnostics
-        if each.code not in _ACROSS_TOPICS and (each.path == path or (each.path == index and each.line in about))
-    ]
+    return [each for each in diagnostics if each.path == path or (each.path == index and each.line in about)]
 
 
 # A topic no line of the index links (MEM105): what an index write tells of the other files.
 _UNLINKED = "MEM105"
-# Rules that compare a topic with every other topic of its dir (duplicate and similar titles).
-_ACROSS_TOPICS = ("MEM208", "MEM209")
+# Memory-dir rules on the topics' own titles and links: an index write is not reminded of them.
+_OF_THE_TOPICS = ("MEM208", "MEM209", "MEM212")
 # The memory-dir rules whose findings on the written file, and on the index lines that link it,
 # are the same with the other topics left out (each link to one resolves by `stat`): they read the
-# index and the file they report on, nothing else. The others are judged in `_needs_whole_dir`.
+# index and the file they report on, nothing else. The others are judged in `_judged_after`.
 _ON_WHAT_THEY_READ = ("MEM102", "MEM103", "MEM104", "MEM106", "MEM107", "MEM108")
 
 
@@ -258,14 +243,12 @@ def _judged_after(settings: Settings, index_write: bool) -> tuple[str, ...] | No
     conditional = []
     for rule in active_rules(settings):
         code = rule.code
-        if rule.reads is not MEMORY_DIR or code in _ON_WHAT_THEY_READ or code in _ACROSS_TOPICS:
+        if rule.reads is not MEMORY_DIR or code in _ON_WHAT_THEY_READ:
             continue
-        if index_write and code == "MEM212":
-            continue  # it judges the topics' own links: not what an index write changes
-        if not index_write and code == "MEM109":
-            continue  # what the index says of the written topic: its own description, no other
+        if index_write and code in _OF_THE_TOPICS or not index_write and code == "MEM109":
+            continue  # not reminded; or what the index says of the written topic, its own description
         if code not in ("MEM101", "MEM105", "MEM212") or index_write and code == "MEM105":
-            return None  # MEM105 and MEM109 on an index judge every topic it links or fails to
+            return None  # every topic's title (MEM208, MEM209), or every topic an index links or fails to
         conditional.append(code)
     return tuple(conditional)
 
