@@ -216,11 +216,13 @@ class Goals:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="runs of each command on the large trees")
-    parser.add_argument("--peers", action="store_true", help="also agnix, memory-lint, --growth and the goals")
+    parser.add_argument("--peers", action="store_true", help="also agnix, memory-lint, --growth, --hook and the goals")
     parser.add_argument("--growth", action="store_true", help="also 10k/50k/100k topics: time and memory")
     parser.add_argument("--servers", action="store_true", help="also the language server and the MCP server")
+    parser.add_argument("--hook", action="store_true", help="also `hook post-tool-use` on 2,000 topics")
     args = parser.parse_args()
     args.growth = args.growth or args.peers
+    args.hook = args.hook or args.peers
     import mnemolint
 
     compileall.compile_dir(os.path.dirname(mnemolint.__file__), quiet=1)
@@ -245,6 +247,8 @@ def main() -> None:
             growth_table(work, args.runs, mnemolint_command, goals)
         if args.servers:
             servers(work, small, args.runs)
+        if args.hook:
+            hook_table(work, args.runs, goals)
     if args.peers:
         goals.print()
 
@@ -534,3 +538,127 @@ def servers(work: str, small: str, runs: int) -> None:
 
 if __name__ == "__main__":
     main()
+
+
+# --- `--hook`: `mnemolint hook post-tool-use` on a 2,000-topic memory dir ----------------------
+
+HOOK_TOPIC = 1_000  # the topic written: linked from the index, past its 200-line cut
+
+
+def hook_table(work: str, runs: int, goals: Goals) -> None:
+    """The hook answering an Edit of a topic (and of `MEMORY.md`) in 2,000 topics with a 1,962-line
+    index: in a project's `.claude/projects/p/memory` (flat) and in a new user's auto memory
+    (`HOME/.claude/projects/-home-me-proj/memory`, `XDG_CACHE_HOME` an empty folder: no cache
+    anywhere), each with no cache and warm (after a `check` of the dir and a first hook call).
+    Medians of interleaved runs of whole processes, wall time and CPU time (user + system)."""
+    from functools import partial
+
+    home = os.path.join(work, "hook-home")
+    trees = {
+        "flat": _auto_memory(os.path.join(work, "hook-flat"), "p"),
+        "new user's": _auto_memory(home, "-home-me-proj"),
+    }
+    python = sys.executable
+    commands: dict[str, tuple[list[str], str, dict[str, str]]] = {
+        "`python -c pass`": ([python, "-c", "pass"], os.devnull, {}),
+        "a write outside memory": _hook_call(work, os.path.join(work, "src", "app.py"), "outside", []),
+    }
+    before: dict[str, Callable[[], None]] = {}
+    for tree, memory in trees.items():
+        env = {"HOME": home} if tree == "new user's" else {}
+        for written in (topic_name(HOOK_TOPIC), "MEMORY.md"):
+            for preview in ([], ["--preview"]):
+                for cache in ("no cache", "warm"):
+                    name = f"{tree}|{cache}|{written}|{' '.join(preview)}"
+                    command, stdin, call_env = _hook_call(work, os.path.join(memory, written), name, preview)
+                    folder = os.path.join(work, "hook-cache", name.replace("|", "-").replace(" ", "_"))
+                    call_env = {**call_env, **env, "XDG_CACHE_HOME": folder}
+                    commands[name] = (command, stdin, call_env)
+                    if cache == "no cache":
+                        before[name] = partial(_empty, folder)
+                    else:
+                        check = [python, "-c", CONSOLE, "check", memory, "--exit-zero", "--quiet", *preview]
+                        subprocess.run(check, env={**os.environ, **call_env}, stdout=subprocess.DEVNULL, check=False)
+                        _timed(command, stdin, call_env)  # the first hook call: the timed ones are the next
+    times: dict[str, list[tuple[float, float]]] = {}
+    for _ in range(runs):
+        for name, (command, stdin, env) in commands.items():
+            if name in before:
+                before[name]()
+            times.setdefault(name, []).append(_timed(command, stdin, env))
+
+    def cell(name: str) -> str:
+        wall = statistics.median(each[0] for each in times[name])
+        cpu = statistics.median(each[1] for each in times[name])
+        return f"{ms(wall)} ({ms(cpu)} CPU)"
+
+    print(
+        "\n| hook post-tool-use | cache | topic write | topic write, --preview | index write | index write, --preview |"
+    )
+    print("|---|---|---|---|---|---|")
+    for label in ("`python -c pass`", "a write outside memory"):
+        print(f"| {label} | — | {cell(label)} | | | |")
+    for tree in trees:
+        for cache in ("no cache", "warm"):
+            cells = [
+                cell(f"{tree}|{cache}|{written}|{preview}")
+                for written in (topic_name(HOOK_TOPIC), "MEMORY.md")
+                for preview in ("", "--preview")
+            ]
+            print(f"| 2,000 topics, {tree} | {cache} | " + " | ".join(cells) + " |")
+    for tier, preview in zip(TIERS, ("", "--preview"), strict=True):
+        wall = {
+            cache: max(
+                statistics.median(each[0] for each in times[f"{tree}|{cache}|{topic_name(HOOK_TOPIC)}|{preview}"])
+                for tree in trees
+            )
+            for cache in ("warm", "no cache")
+        }
+        shown = f"{ms(wall['warm'])} warm, {ms(wall['no cache'])} with no cache"
+        met = wall["warm"] <= 50 and wall["no cache"] <= 150
+        goals.add(
+            "`hook post-tool-use`, topic write in a 2,000-topic dir (the slower tree)",
+            tier,
+            shown,
+            "≤ 50 ms warm, ≤ 150 ms with no cache",
+            met,
+        )
+
+
+def _auto_memory(root: str, project: str) -> str:
+    """`make_tree`'s 2,000 topics moved to `root/.claude/projects/<project>/memory`."""
+    make_tree(os.path.join(root, "tree"), 2_000)
+    memory = os.path.join(root, ".claude", "projects", project, "memory")
+    os.makedirs(os.path.dirname(memory))
+    os.rename(os.path.join(root, "tree", "memory"), memory)
+    return memory
+
+
+def _hook_call(work: str, written: str, name: str, args: list[str]) -> tuple[list[str], str, dict[str, str]]:
+    """The hook's command and the file holding its event (an Edit of `written`)."""
+    import json
+
+    event = {"hook_event_name": "PostToolUse", "tool_name": "Edit", "tool_input": {"file_path": written}, "cwd": work}
+    stdin = os.path.join(work, f"event-{abs(hash(name))}.json")
+    with open(stdin, "w", encoding="utf-8") as handle:
+        json.dump(event, handle)
+    return [sys.executable, "-c", CONSOLE, "hook", "post-tool-use", *args], stdin, {}
+
+
+def _empty(folder: str) -> None:
+    import shutil
+
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+
+
+def _timed(command: list[str], stdin: str, env: dict[str, str]) -> tuple[float, float]:
+    """Wall and CPU time (user + system) in ms of one run, its standard input from `stdin`."""
+    with open(stdin, "rb") as handle:
+        start = time.perf_counter()
+        process = subprocess.Popen(
+            command, stdin=handle, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **env}
+        )
+        _, _, usage = os.wait4(process.pid, 0)
+        process.returncode = 0  # reaped here, not by Popen
+    return (time.perf_counter() - start) * 1000, (usage.ru_utime + usage.ru_stime) * 1000

@@ -323,3 +323,19 @@ def test_utf16_counts_are_javascripts(text: str, units: int) -> None:
     assert utf16_len(text) == sum(widths)
     fits = next((index for index in range(len(text)) if sum(widths[: index + 1]) > units), len(text))
     assert utf16_prefix_index(text, units) == fits
+
+
+@given(st.text(alphabet="()\\[]a ", max_size=30))
+def test_the_one_paren_shortcut_matches_the_full_scan(text: str) -> None:
+    """`_matching_parens` takes a shortcut for a line with one `(` and no backslash (most index
+    lines): it must pair exactly what the escape-aware stack scan pairs."""
+    from mnemolint.parse.index_lines import _PAREN, _matching_parens
+
+    pairs: dict[int, int] = {}
+    stack: list[int] = []
+    for match in _PAREN.finditer(text):
+        if match.group() == "(":
+            stack.append(match.start())
+        elif match.group() == ")" and stack:
+            pairs[stack.pop()] = match.start()
+    assert _matching_parens(text) == pairs

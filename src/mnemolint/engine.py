@@ -142,7 +142,8 @@ def lint(
     what the cache knows of unchanged files, and keep what this run learns (cache.py). `given`:
     named paths' bytes and size, read from elsewhere than their file (standard input; `discover`).
     `walk` stands in for `discover`: the language server's, which keeps its last tree while nothing
-    it was made of changed, and hands the documents of unchanged files over (lsp/session.py)."""
+    it was made of changed, and hands the documents of unchanged files over (lsp/session.py), or
+    the hook's, whose containers hold the named files alone."""
     dispatch = _Dispatch(active_rules(settings))
     memo = _open_cache(settings, dispatch.rules) if cache and not fixed and not given else None
     tree = walk(paths, settings) if walk is not None else discover(paths, settings, given)

@@ -6,6 +6,8 @@ write anywhere else cost nothing: no extra file read, no reminder. This command 
 event (Claude Code's PostToolUse JSON on stdin), decides by the written path alone whether it is a
 memory file, and if so runs the engine on that file (and on the lines of its index that speak of
 it), so every word of the reminder is the message `mnemolint check` prints for the same finding.
+A write to a memory dir is linted with the written file and its index alone, the other topics
+neither listed nor read, unless a finding in the reminder could depend on them (`reminder`).
 
 Claude Code takes the reminder as `hookSpecificOutput.additionalContext` on stdout, exit 0; Wave
 passes a PostToolUse hook's stderr to the model only on exit 2 (its hooks reference: "Shows stderr
@@ -25,6 +27,9 @@ TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on ev
 if TYPE_CHECKING:
     import argparse
 
+    from mnemolint.config import Settings
+    from mnemolint.discover.tree import Tree
+    from mnemolint.engine import Result
     from mnemolint.kinds.base import ContainerType
     from mnemolint.model import Diagnostic
 
@@ -169,7 +174,11 @@ def _inside_a(path: str, container: ContainerType) -> str | None:
 
 def reminder(path: str, config: str | None = None, preview: bool | None = None) -> str:
     """The reminder for a write to `path` ("" when there is nothing to say): the findings on the
-    file, and those on the lines of its index that link it (a drifted entry, say), most severe first."""
+    file, and those on the lines of its index that link it (a drifted entry, say), most severe first.
+
+    A write to a memory dir is linted first with the written file and its index alone, the other
+    topics neither listed nor read (links to them resolve by `stat`); only when the reminder could
+    then differ from one over the whole dir (`_needs_whole_dir`) is the dir linted whole."""
     from mnemolint.config import load_settings
     from mnemolint.engine import lint
     from mnemolint.kinds.memory import INDEX_NAME
@@ -185,16 +194,89 @@ def reminder(path: str, config: str | None = None, preview: bool | None = None) 
     index = os.path.join(memdir, INDEX_NAME) if memdir else path
     if path != index and os.path.isfile(index):
         paths.append(index)
-    result = lint(paths, settings)
-    about = _lines_linking(result.tree, path, index)
-    # On the file itself; for an index, also what it now fails to link (MEM105 on the topics);
-    # for a topic, what its index says of it.
-    found = [
-        diagnostic
-        for diagnostic in result.diagnostics
-        if diagnostic.path == path or path == index or (diagnostic.path == index and diagnostic.line in about)
-    ]
-    return compose(path, shown(found))
+    alone = os.path.basename(index) == INDEX_NAME and not os.path.islink(index)
+    conditional = _judged_after(settings, path == index) if alone else None
+    if conditional is not None:
+        result = lint(paths, settings, walk=_alone)
+        about = _lines_linking(result.tree, path, index)
+    if conditional is None or _needs_whole_dir(result, path, index, about, conditional):
+        result = lint(paths, settings, cache=alone)  # what a `check` knows of the unchanged topics
+        about = _lines_linking(result.tree, path, index)
+    return compose(path, shown(_reminded(result.diagnostics, path, index, about)))
+
+
+def _alone(paths: list[str], settings: Settings) -> Tree:
+    """The named files, each container holding them alone; a memory dir, not walked, is listed
+    once, so that links to its other topics resolve from that."""
+    from mnemolint.discover.walk import discover
+    from mnemolint.kinds.memory import MemoryDir
+
+    tree = discover(paths, settings, whole_containers=False)
+    for container in tree.containers:
+        if isinstance(container, MemoryDir):
+            container.list_entries()
+    return tree
+
+
+def _reminded(diagnostics: list[Diagnostic], path: str, index: str, about: set[int]) -> list[Diagnostic]:
+    """What the write can have changed: for a topic, the findings on it and on the index lines
+    that link it (what its index says of it); for an index, the findings on it and the topics it
+    no longer links (the topics' own titles and links are not what an index write changes)."""
+    if path == index:
+        return [each for each in diagnostics if each.path == index or each.code == _UNLINKED]
+    return [each for each in diagnostics if each.path == path or (each.path == index and each.line in about)]
+
+
+# A topic no line of the index links (MEM105): what an index write tells of the other files.
+_UNLINKED = "MEM105"
+# Memory-dir rules on the topics' own titles and links: an index write is not reminded of them.
+_OF_THE_TOPICS = ("MEM208", "MEM209", "MEM212")
+# The memory-dir rules whose findings on the written file, and on the index lines that link it,
+# are the same with the other topics left out (each link to one resolves by `stat`): they read the
+# index and the file they report on, nothing else. The others are judged in `_judged_after`.
+_ON_WHAT_THEY_READ = ("MEM102", "MEM103", "MEM104", "MEM106", "MEM107", "MEM108")
+
+
+def _judged_after(settings: Settings, index_write: bool) -> tuple[str, ...] | None:
+    """The memory-dir rules in force whose finding in the reminder depends on the other topics
+    only in some cases, judged once the run over the written file and its index alone is done
+    (`_needs_whole_dir`); None when one always does, and the dir is linted whole at once."""
+    from mnemolint.engine import active_rules
+    from mnemolint.kinds.memory import MEMORY_DIR
+
+    conditional = []
+    for rule in active_rules(settings):
+        code = rule.code
+        if rule.reads is not MEMORY_DIR or code in _ON_WHAT_THEY_READ:
+            continue
+        if index_write and code in _OF_THE_TOPICS or not index_write and code == "MEM109":
+            continue  # not reminded; or what the index says of the written topic, its own description
+        if code not in ("MEM101", "MEM105", "MEM212") or index_write and code == "MEM105":
+            return None  # every topic's title (MEM208, MEM209), or every topic an index links or fails to
+        conditional.append(code)
+    return tuple(conditional)
+
+
+def _needs_whole_dir(result: Result, path: str, index: str, about: set[int], conditional: tuple[str, ...]) -> bool:
+    """Whether the run over `path` and its index alone could remind of something other than a run
+    over the whole memory dir would: a rule whose finding here depends on the other topics."""
+    from mnemolint.kinds.memory import MemoryDir
+    from mnemolint.parse.document import RELATIONS
+
+    containers = result.tree.containers
+    if len(containers) != 1 or not isinstance(containers[0], MemoryDir) or containers[0].index_path != index:
+        return True  # the file is in another container, or in one inside the memory dir: judged whole
+    documents = [document for document in result.tree.documents if document.path in (path, index)]
+    if any(document.suppressions is not None for document in documents):
+        return True  # what a comment silences, and whether it silences anything (SUP001), is the whole run's
+    topic = next((document for document in documents if document.path == path), None)
+    if "MEM101" in conditional:  # the topics linked only past the cut are counted over the whole dir
+        if any(each.code == "MEM101" for each in _reminded(result.diagnostics, path, index, about)):
+            return True
+    if "MEM105" in conditional and not about:  # linked from the index: never an orphan, whatever else links it
+        return True
+    marks = ("](", "]:", *RELATIONS)  # a link to a folder, or a relation by title, is judged against the others
+    return "MEM212" in conditional and (topic is None or any(topic.holds(mark) for mark in marks))
 
 
 def _lines_linking(tree: object, topic: str, index: str) -> set[int]:

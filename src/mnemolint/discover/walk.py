@@ -202,6 +202,16 @@ class _Walk:
                 return current
         return None
 
+    def claim_alone(self, directory: str) -> None:
+        """The container `directory` is (found by `enclosing_container`), made without walking it."""
+        found = self.placed(directory)
+        if found is not None:
+            self.container_paths.setdefault(directory, found)
+            return
+        marker = next((marker for marker in _MARKERS if self.holds(directory, marker)), None)
+        if marker is not None:
+            self._marked_by(directory, marker)
+
     def _links_out(self, link: str) -> bool:
         """Whether the container holding `link` follows links out of the tree (a rules dir)."""
         container = self.enclosing_container(os.path.dirname(link))
@@ -313,11 +323,17 @@ def placed(directory: str, settings: Settings) -> ContainerType | None:
     return _Walk(settings).placed(directory)
 
 
-def discover(paths: list[str], settings: Settings, given: dict[str, tuple[bytes, int]] | None = None) -> Tree:
+def discover(
+    paths: list[str],
+    settings: Settings,
+    given: dict[str, tuple[bytes, int]] | None = None,
+    whole_containers: bool = True,
+) -> Tree:
     """Walk directories, find the containers, and classify every file through the kind registry.
     `given` maps named files (absolute) to their bytes and size read from elsewhere (standard
     input, `Document.take`): such a file need not exist, and is filed where it would be, with the
-    tree around it from disk."""
+    tree around it from disk. `whole_containers=False`: a named file's container is made but not
+    walked, so it holds the named files alone (the hook, which lints only what a write changed)."""
     given = given or {}
     walk = _Walk(settings)
     walk.given = given
@@ -346,7 +362,11 @@ def discover(paths: list[str], settings: Settings, given: dict[str, tuple[bytes,
             if path in given:
                 walk.add_file(path)  # filed by its name, on disk or not; a marker makes its folder a container
             context = walk.enclosing_container(os.path.dirname(path))
-            if context:  # its container is walked, for the context its rules need
+            if context and not whole_containers:
+                walk.claim_alone(context)
+                if _no_link_between(context, os.path.dirname(path)):
+                    walk.add_given(path)
+            elif context:  # its container is walked, for the context its rules need
                 placed = walk.placed(context)
                 for container in [context, *(placed.companions(context) if placed else ())]:
                     walk.walk(container, container)

@@ -256,6 +256,18 @@ class MemoryDir(Container):
     def probed_alike(self, probes: tuple) -> bool:
         return all(_exists(self.path, rel) == found for rel, found in probes)
 
+    def list_entries(self) -> None:
+        """List the dir once, so that a link to one of its own entries (not a symlink: `stat`
+        would follow one) resolves without a `stat` of its own; for a run that holds only some of
+        its topics (the hook's), where every other link would cost one."""
+        try:
+            with os.scandir(self.path) as entries:
+                for entry in entries:
+                    if not entry.is_symlink():
+                        self._exists_cache.setdefault(entry.name, True)
+        except OSError:
+            return  # each link is then looked up on its own
+
     def _exists(self, rel: str) -> bool | None:
         """Whether `rel` is in the memory dir; None when that cannot be known (a directory on the way
         that may not be searched, a loop of links, a name too long for the system)."""

@@ -158,6 +158,10 @@ def _matching_parens(text: str) -> dict[int, int]:
 
     CommonMark allows balanced parentheses in a link destination (`[Old](notes(old).md)`).
     """
+    if "\\" not in text and text.count("(") == 1:  # one link and no escape, as most index lines have
+        start = text.index("(")
+        end = text.find(")", start)
+        return {start: end} if end >= 0 else {}
     pairs: dict[int, int] = {}
     stack: list[int] = []
     for match in _PAREN.finditer(text):
