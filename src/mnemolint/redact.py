@@ -78,6 +78,11 @@ _TOKEN_PREFIX = Lazy(
 # The look-ahead on the first characters of the prefixes spares trying every prefix at every
 # position: the scan of a memory file without a token costs 40 % less.
 _TOKEN = re.compile(r"(?<![A-Za-z0-9_-])(?=[AGSdeghlnprswx])(?:" + "|".join(_TOKENS) + ")")
+# Every character a token is made of, and every one its look-arounds test, is one of these, and
+# the shortest token (a Slack one) is 15 of them long: so a token lies inside a run of 15 or more
+# that stands alone (tests/test_redact_prefilter.py checks both facts against `_TOKENS`).
+_TOKEN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.+/=-"
+_SHORTEST_TOKEN = 15
 
 _URL_PASSWORD = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]{0,30}://[^\s/?#@:]{0,256}:(?P<value>[^\s/?#@]+)@")
 
@@ -100,14 +105,26 @@ _PAIR = Lazy(
 # The same, for a lower-cased text: re tries a case-folded alternation at every position, ten
 # times slower than a plain one, so a text whose lower case keeps its length is matched this way.
 _PAIR_LOWER = Lazy(_PAIR.source)
-_KEY_WORDS = ("pass", "secret", "token", "key", "credential")  # every `_KEY` holds one of them
 _KEY_NAME = Lazy(r"(?<![A-Za-z0-9])(?:" + _KEY + r")(?![A-Za-z0-9])", re.IGNORECASE)
 _PROSE_GOES_ON = Lazy(r"[,;]?[ \t]+[A-Za-z]")
 _BEARER = re.compile(r"\b(?:bearer|basic)[ \t]{1,8}(?P<value>[A-Za-z0-9._~+/-]{8,}=*)", re.IGNORECASE)
 # The pieces of a CamelCase name: acronyms, words, numbers (one left-to-right split, linear).
 _NAME_PIECE = Lazy(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|.")
 _DATA_URI = ";base64,"
-_LONG_RUN = Lazy(r"[A-Za-z0-9+/]{40}")
+_RUN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"  # what `_RANDOM` runs are made of
+_SHORTEST_RUN = 40
+
+
+def _marks(chars: str) -> bytes:
+    """A `bytes.translate` table that marks each of `chars` `a`, every other byte a space."""
+    table = bytearray(b" " * 256)
+    for char in chars:
+        table[ord(char)] = ord("a")
+    return bytes(table)
+
+
+_TOKEN_MARKS, _TOKEN_RUN = _marks(_TOKEN_CHARS), b"a" * _SHORTEST_TOKEN
+_RUN_MARKS, _KEY_RUN = _marks(_RUN_CHARS), b"a" * _SHORTEST_RUN
 _RANDOM = re.compile(r"(?<![\w/+.-])[A-Za-z0-9+/]{40,}={0,2}(?![\w/+.=-])")
 
 _PLAIN_WORD = Lazy(r"[A-Za-z][a-z]*")
@@ -132,15 +149,9 @@ class Secret:
 def find_secrets(text: str, credible: bool = False) -> list[Secret]:
     """Every credential-shaped span of `text`, in order, none overlapping (the first found wins);
     with `credible`, only those that are really a credential's value (see the module's doc)."""
-    low = text.lower()
-    found = [
-        *_private_keys(text),
-        *_urls(text),
-        *_tokens(text),
-        *_pairs(text, low),
-        *_bearers(text, low),
-        *_random(text),
-    ]
+    found = _every_shape(text)
+    if not found:
+        return found
     found.sort(key=lambda secret: (secret.start, -secret.end))
     kept: list[Secret] = []
     for secret in found:
@@ -149,6 +160,53 @@ def find_secrets(text: str, credible: bool = False) -> list[Secret]:
     if credible:
         return [secret for secret in kept if _credible(secret, text[secret.start : secret.end])]
     return kept
+
+
+def _every_shape(text: str) -> list[Secret]:
+    """The spans of each shape, overlapping. A shape's scan runs only where a test at C speed (a
+    word it needs, a run of its characters long enough) says it finds something, so a text with
+    no credential costs a few substring searches, not a pattern tried at every character: each
+    test answers no only when the scan would find nothing."""
+    found: list[Secret] = []
+    if "PRIVATE KEY" in text:
+        found += _private_keys(text)
+    if "://" in text:
+        found += _urls(text)
+    tokens, random = _runs(text)
+    if tokens:
+        found += _tokens(text)
+    low = text.lower()
+    if "pass" in low or "secret" in low or "token" in low or "key" in low or "credential" in low:
+        found += _pairs(text, low)  # every `_KEY` holds one of these words
+    if "bearer" in low or "basic" in low:
+        found += _bearers(text)
+    if random:
+        found += _random(text)
+    return found
+
+
+def _runs(text: str) -> tuple[bool, bool]:
+    """Whether `text` holds a token, and whether it holds a run of 40 that `_random` looks at.
+
+    A token is made of `_TOKEN_CHARS` only, and what its look-arounds test is one too, so it lies
+    inside a run of 15 or more of them that stands alone, and `_TOKEN` finds it in that run alone
+    as it does in the text: in the runs joined by spaces, searched at once. `bytes.translate`
+    marks the text's UTF-8 (where any other character is bytes outside the table), so that the
+    runs are found by substring search; a run of 40 `_RUN_CHARS` lies in one of 40 or more.
+    """
+    data = text.encode("utf-8", "surrogatepass")
+    marked = data.translate(_TOKEN_MARKS)
+    runs = set()
+    start = marked.find(_TOKEN_RUN)
+    while start >= 0:
+        end = marked.find(b" ", start + _SHORTEST_TOKEN)
+        end = len(marked) if end < 0 else end
+        runs.add(data[start:end])
+        start = marked.find(_TOKEN_RUN, end)
+    if not runs:
+        return False, False
+    token = _TOKEN.search(b" ".join(runs).decode("ascii")) is not None
+    return token, _KEY_RUN in marked and _KEY_RUN in data.translate(_RUN_MARKS)
 
 
 def redact(text: str) -> str:
@@ -254,14 +312,10 @@ def _mask(value: str) -> str:
 
 
 def _private_keys(text: str) -> list[Secret]:
-    if "PRIVATE KEY" not in text:
-        return []
     return [Secret(*match.span("value"), "private key") for match in _PRIVATE_KEY.finditer(text) if match["value"]]
 
 
 def _urls(text: str) -> list[Secret]:
-    if "://" not in text:
-        return []
     return [Secret(*match.span("value"), "password in URL") for match in _URL_PASSWORD.finditer(text)]
 
 
@@ -277,8 +331,6 @@ def _tokens(text: str) -> list[Secret]:
 
 
 def _pairs(text: str, low: str) -> list[Secret]:
-    if not any(word in low for word in _KEY_WORDS):
-        return []
     pattern, subject = (_PAIR_LOWER, low) if len(low) == len(text) else (_PAIR, text)
     secrets = []
     for match in pattern.finditer(subject):
@@ -302,9 +354,7 @@ def _pairs(text: str, low: str) -> list[Secret]:
     return secrets
 
 
-def _bearers(text: str, low: str) -> list[Secret]:
-    if "bearer" not in low and "basic" not in low:
-        return []
+def _bearers(text: str) -> list[Secret]:
     return [
         Secret(*match.span("value"), "credential")
         for match in _BEARER.finditer(text)
@@ -330,8 +380,6 @@ def _is_identifier(run: str) -> bool:
 
 def _random(text: str) -> list[Secret]:
     """Long base64 runs that mix upper case, lower case and digits: key material, not words or hashes."""
-    if _LONG_RUN.search(text) is None:  # most texts hold none: a plain scan is cheaper than the full one
-        return []
     secrets = []
     for match in _RANDOM.finditer(text):
         run = match.group()
