@@ -168,15 +168,16 @@ def _every_shape(text: str) -> list[Secret]:
     no credential costs a few substring searches, not a pattern tried at every character: each
     test answers no only when the scan would find nothing."""
     found: list[Secret] = []
-    if "PRIVATE KEY" in text:
+    low = text.lower()
+    key = "key" in low
+    if key and "PRIVATE KEY" in text:
         found += _private_keys(text)
     if "://" in text:
         found += _urls(text)
     tokens, random = _runs(text)
     if tokens:
         found += _tokens(text)
-    low = text.lower()
-    if "pass" in low or "secret" in low or "token" in low or "key" in low or "credential" in low:
+    if key or "pass" in low or "secret" in low or "token" in low or "credential" in low:
         found += _pairs(text, low)  # every `_KEY` holds one of these words
     if "bearer" in low or "basic" in low:
         found += _bearers(text)
@@ -190,22 +191,25 @@ def _runs(text: str) -> tuple[bool, bool]:
 
     A token is made of `_TOKEN_CHARS` only, and what its look-arounds test is one too, so it lies
     inside a run of 15 or more of them that stands alone, and `_TOKEN` finds it in that run alone
-    as it does in the text: in the runs joined by spaces, searched at once. `bytes.translate`
-    marks the text's UTF-8 (where any other character is bytes outside the table), so that the
-    runs are found by substring search; a run of 40 `_RUN_CHARS` lies in one of 40 or more.
+    as it does in the text. `bytes.translate` marks the text's UTF-8 (where any other character is
+    bytes outside the table), so that the runs are found by substring search; a run of 40
+    `_RUN_CHARS` lies in one of 40 or more.
     """
     data = text.encode("utf-8", "surrogatepass")
     marked = data.translate(_TOKEN_MARKS)
-    runs = set()
     start = marked.find(_TOKEN_RUN)
-    while start >= 0:
+    if start < 0:
+        return False, False
+    ascii = len(data) == len(text)  # then a byte's offset is its character's
+    token = False
+    while start >= 0 and not token:
         end = marked.find(b" ", start + _SHORTEST_TOKEN)
         end = len(marked) if end < 0 else end
-        runs.add(data[start:end])
+        if ascii:
+            token = _TOKEN.search(text, start, end) is not None
+        else:
+            token = _TOKEN.search(data[start:end].decode("ascii")) is not None
         start = marked.find(_TOKEN_RUN, end)
-    if not runs:
-        return False, False
-    token = _TOKEN.search(b" ".join(runs).decode("ascii")) is not None
     return token, _KEY_RUN in marked and _KEY_RUN in data.translate(_RUN_MARKS)
 
 
