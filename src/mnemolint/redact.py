@@ -15,7 +15,8 @@ What counts as credential-shaped:
   `GOCSPX-`, JWTs);
 - a PEM private key block;
 - a value given to a credential-named key: `password: …`, `API_KEY=…`, `"token": "…"`,
-  `Authorization: Bearer …`, and in prose `the password is …` when the value is not a plain
+  `Authorization: Bearer …`, `Authorization: Basic …` (when base64 of `user:password`: "basic
+  HTML/View tags" is prose), and in prose `the password is …` when the value is not a plain
   word (`the password is stored in the vault` is prose, `the password is hunter2` is not);
 - a long random-looking run of base64 (40+ characters mixing upper and lower case and digits,
   standing alone): a key's body line, an AWS secret key.
@@ -107,7 +108,7 @@ _PAIR = Lazy(
 _PAIR_LOWER = Lazy(_PAIR.source)
 _KEY_NAME = Lazy(r"(?<![A-Za-z0-9])(?:" + _KEY + r")(?![A-Za-z0-9])", re.IGNORECASE)
 _PROSE_GOES_ON = Lazy(r"[,;]?[ \t]+[A-Za-z]")
-_BEARER = re.compile(r"\b(?:bearer|basic)[ \t]{1,8}(?P<value>[A-Za-z0-9._~+/-]{8,}=*)", re.IGNORECASE)
+_BEARER = re.compile(r"\b(?P<scheme>bearer|basic)[ \t]{1,8}(?P<value>[A-Za-z0-9._~+/-]{8,}=*)", re.IGNORECASE)
 # The pieces of a CamelCase name: acronyms, words, numbers (one left-to-right split, linear).
 _NAME_PIECE = Lazy(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|.")
 _DATA_URI = ";base64,"
@@ -200,12 +201,12 @@ def _runs(text: str) -> tuple[bool, bool]:
     start = marked.find(_TOKEN_RUN)
     if start < 0:
         return False, False
-    ascii = len(data) == len(text)  # then a byte's offset is its character's
+    same_offsets = len(data) == len(text)  # ASCII: a byte's offset is its character's
     token = False
     while start >= 0 and not token:
         end = marked.find(b" ", start + _SHORTEST_TOKEN)
         end = len(marked) if end < 0 else end
-        if ascii:
+        if same_offsets:
             token = _TOKEN.search(text, start, end) is not None
         else:
             token = _TOKEN.search(data[start:end].decode("ascii")) is not None
@@ -363,7 +364,21 @@ def _bearers(text: str) -> list[Secret]:
         Secret(*match.span("value"), "credential")
         for match in _BEARER.finditer(text)
         if _PLAIN_WORD.fullmatch(match["value"]) is None
+        and (match["scheme"].lower() == "bearer" or _user_password(match["value"]))
     ]
+
+
+def _user_password(value: str) -> bool:
+    """Whether `value` is what a Basic credential is, `user:password` in base64 (RFC 7617), and not
+    the words after "basic" in prose (`basic HTML/View tags`)."""
+    import base64
+    import binascii
+
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):  # not base64, or not text
+        return False
+    return ":" in decoded and decoded.isprintable()
 
 
 def _is_identifier(run: str) -> bool:
