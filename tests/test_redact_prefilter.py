@@ -64,8 +64,10 @@ def test_every_token_is_made_of_the_run_characters() -> None:
 
 
 def test_no_token_is_shorter_than_the_shortest_run() -> None:
-    widths = [sre_parse.parse(token).getwidth()[0] for token in redact._TOKENS]
-    assert min(widths) == redact._SHORTEST_TOKEN
+    widths = {token: sre_parse.parse(token).getwidth()[0] for token in redact._TOKENS}
+    assert min(widths.values()) == redact._SHORTEST_TOKEN
+    short = [token for token, width in widths.items() if width < redact._SHORTEST_OTHER]
+    assert short and all(token.startswith(redact._SHORT_TOKENS) for token in short), short
 
 
 def test_key_material_is_a_run_of_the_run_characters() -> None:
@@ -128,6 +130,8 @@ texts = st.lists(st.one_of(st.sampled_from(PIECES), runs, tokens, st.text(max_si
 @example("the build runs `make ci`; Flaky test: test_sync_retry (network).")
 @example("x" * 14 + " xoxb-1234567890 and xoxb-123456789")  # the shortest token, and one too short
 @example("SG.abcdefghijklmnop.qrstuvwxyz0123456/")
+@example("test_sync_retry xoxb-1234567890 topic_000123.md")  # a Slack token among short runs
+@example("the app token xapp-1234567890, alone")
 @example("AKIAZ7Q3K5M2N8P4R6T1")
 @example("é" + "A1b2" * 10)
 @example("token: ſecret-1234567")

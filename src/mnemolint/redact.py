@@ -81,9 +81,12 @@ _TOKEN_PREFIX = Lazy(
 _TOKEN = re.compile(r"(?<![A-Za-z0-9_-])(?=[AGSdeghlnprswx])(?:" + "|".join(_TOKENS) + ")")
 # Every character a token is made of, and every one its look-arounds test, is one of these, and
 # the shortest token (a Slack one) is 15 of them long: so a token lies inside a run of 15 or more
-# that stands alone (tests/test_redact_prefilter.py checks both facts against `_TOKENS`).
+# that stands alone. Only Slack's are shorter than 20, so in a text without their prefixes a
+# token lies in a run of 20 or more (tests/test_redact_prefilter.py checks all three facts
+# against `_TOKENS`): a file name or an identifier of 15 to 19 characters is passed over.
 _TOKEN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.+/=-"
 _SHORTEST_TOKEN = 15
+_SHORT_TOKENS, _SHORTEST_OTHER = ("xox", "xapp-"), 20
 
 _URL_PASSWORD = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]{0,30}://[^\s/?#@:]{0,256}:(?P<value>[^\s/?#@]+)@")
 
@@ -124,7 +127,7 @@ def _marks(chars: str) -> bytes:
     return bytes(table)
 
 
-_TOKEN_MARKS, _TOKEN_RUN = _marks(_TOKEN_CHARS), b"a" * _SHORTEST_TOKEN
+_TOKEN_MARKS, _TOKEN_RUN, _OTHER_RUN = _marks(_TOKEN_CHARS), b"a" * _SHORTEST_TOKEN, b"a" * _SHORTEST_OTHER
 _RUN_MARKS, _KEY_RUN = _marks(_RUN_CHARS), b"a" * _SHORTEST_RUN
 _RANDOM = re.compile(r"(?<![\w/+.-])[A-Za-z0-9+/]{40,}={0,2}(?![\w/+.=-])")
 
@@ -191,26 +194,27 @@ def _runs(text: str) -> tuple[bool, bool]:
     """Whether `text` holds a token, and whether it holds a run of 40 that `_random` looks at.
 
     A token is made of `_TOKEN_CHARS` only, and what its look-arounds test is one too, so it lies
-    inside a run of 15 or more of them that stands alone, and `_TOKEN` finds it in that run alone
+    inside a run of 15 (20) or more of them that stands alone, and `_TOKEN` finds it in that run alone
     as it does in the text. `bytes.translate` marks the text's UTF-8 (where any other character is
     bytes outside the table), so that the runs are found by substring search; a run of 40
     `_RUN_CHARS` lies in one of 40 or more.
     """
     data = text.encode("utf-8", "surrogatepass")
     marked = data.translate(_TOKEN_MARKS)
-    start = marked.find(_TOKEN_RUN)
+    run = _TOKEN_RUN if _SHORT_TOKENS[0] in text or _SHORT_TOKENS[1] in text else _OTHER_RUN
+    start = marked.find(run)
     if start < 0:
         return False, False
     same_offsets = len(data) == len(text)  # ASCII: a byte's offset is its character's
     token = False
     while start >= 0 and not token:
-        end = marked.find(b" ", start + _SHORTEST_TOKEN)
+        end = marked.find(b" ", start + len(run))
         end = len(marked) if end < 0 else end
         if same_offsets:
             token = _TOKEN.search(text, start, end) is not None
         else:
             token = _TOKEN.search(data[start:end].decode("ascii")) is not None
-        start = marked.find(_TOKEN_RUN, end)
+        start = marked.find(run, end)
     return token, _KEY_RUN in marked and _KEY_RUN in data.translate(_RUN_MARKS)
 
 
