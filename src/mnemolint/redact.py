@@ -176,7 +176,7 @@ def _every_shape(text: str) -> list[Secret]:
     key = "key" in low
     if key and "PRIVATE KEY" in text:
         found += _private_keys(text)
-    if "://" in text:
+    if "@" in text and "://" in text:  # one character is found faster than three
         found += _urls(text)
     tokens, random = _runs(text)
     if tokens:
