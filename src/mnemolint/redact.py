@@ -77,8 +77,9 @@ _TOKEN_PREFIX = Lazy(
     r"|npm_|pypi-|hf_|SG\.|do[opr]_v1_|shp[a-z]{2}_|gl(?:c|sa)_|lin_api_|pplx-|gsk_|xai-|dapi|AGE-SECRET-KEY-1|eyJ"
 )
 # The look-ahead on the first characters of the prefixes spares trying every prefix at every
-# position: the scan of a memory file without a token costs 40 % less.
-_TOKEN = re.compile(r"(?<![A-Za-z0-9_-])(?=[AGSdeghlnprswx])(?:" + "|".join(_TOKENS) + ")")
+# position: the scan of a memory file without a token costs 40 % less. Like every pattern here,
+# compiled on first use (5 ms for this one): a run whose texts hold no long run never needs it.
+_TOKEN = Lazy(r"(?<![A-Za-z0-9_-])(?=[AGSdeghlnprswx])(?:" + "|".join(_TOKENS) + ")")
 # Every character a token is made of, and every one its look-arounds test, is one of these, and
 # the shortest token (a Slack one) is 15 of them long: so a token lies inside a run of 15 or more
 # that stands alone. Only Slack's are shorter than 20, so in a text without their prefixes a
@@ -88,9 +89,9 @@ _TOKEN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.
 _SHORTEST_TOKEN = 15
 _SHORT_TOKENS, _SHORTEST_OTHER = ("xox", "xapp-"), 20
 
-_URL_PASSWORD = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]{0,30}://[^\s/?#@:]{0,256}:(?P<value>[^\s/?#@]+)@")
+_URL_PASSWORD = Lazy(r"\b[A-Za-z][A-Za-z0-9+.-]{0,30}://[^\s/?#@:]{0,256}:(?P<value>[^\s/?#@]+)@")
 
-_PRIVATE_KEY = re.compile(
+_PRIVATE_KEY = Lazy(
     r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?P<value>[\s\S]*?)"
     r"(?:-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|\Z)"
 )
@@ -111,7 +112,7 @@ _PAIR = Lazy(
 _PAIR_LOWER = Lazy(_PAIR.source)
 _KEY_NAME = Lazy(r"(?<![A-Za-z0-9])(?:" + _KEY + r")(?![A-Za-z0-9])", re.IGNORECASE)
 _PROSE_GOES_ON = Lazy(r"[,;]?[ \t]+[A-Za-z]")
-_BEARER = re.compile(r"\b(?P<scheme>bearer|basic)[ \t]{1,8}(?P<value>[A-Za-z0-9._~+/-]{8,}=*)", re.IGNORECASE)
+_BEARER = Lazy(r"\b(?P<scheme>bearer|basic)[ \t]{1,8}(?P<value>[A-Za-z0-9._~+/-]{8,}=*)", re.IGNORECASE)
 # The pieces of a CamelCase name: acronyms, words, numbers (one left-to-right split, linear).
 _NAME_PIECE = Lazy(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|.")
 _DATA_URI = ";base64,"
@@ -129,7 +130,7 @@ def _marks(chars: str) -> bytes:
 
 _TOKEN_MARKS, _TOKEN_RUN, _OTHER_RUN = _marks(_TOKEN_CHARS), b"a" * _SHORTEST_TOKEN, b"a" * _SHORTEST_OTHER
 _RUN_MARKS, _KEY_RUN = _marks(_RUN_CHARS), b"a" * _SHORTEST_RUN
-_RANDOM = re.compile(r"(?<![\w/+.-])[A-Za-z0-9+/]{40,}={0,2}(?![\w/+.=-])")
+_RANDOM = Lazy(r"(?<![\w/+.-])[A-Za-z0-9+/]{40,}={0,2}(?![\w/+.=-])")
 
 _PLAIN_WORD = Lazy(r"[A-Za-z][a-z]*")
 _TRAILING = ".)!?:]*"  # sentence punctuation (or a closing `**`) after an unquoted value is not part of it
