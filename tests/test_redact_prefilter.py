@@ -5,7 +5,8 @@ The token test rests on two facts about `_TOKENS` (every character a token is ma
 look-arounds test is one of `_TOKEN_CHARS`, and none is shorter than `_SHORTEST_TOKEN`), read here
 from the patterns themselves, so a token added later cannot slip past it. Hypothesis then compares
 the fast path with the full scans on texts made of what each scan looks for, and 1 MB of what
-makes the runs' search work hardest stays fast.
+makes the runs' search work hardest stays fast. Last, `report.shown`, which makes a text many
+findings share printable once, still gives each finding its own masked text.
 """
 
 from __future__ import annotations
@@ -179,3 +180,21 @@ def test_the_run_search_is_linear_on_a_megabyte(unit: str) -> None:
     started = time.perf_counter()
     find_secrets(text, credible=True)
     assert time.perf_counter() - started < 3  # about 0.1 s
+
+
+def test_a_text_findings_share_is_made_printable_for_each() -> None:
+    """`report.shown` makes a text once however many findings share it: each finding still gets
+    it masked and escaped, the one that holds a secret as well as the one that does not."""
+    from mnemolint.model import Diagnostic, Fix, Hit
+    from mnemolint.report import printable, shown
+
+    token = "ghp_" + "Q9w8E7r6T5" * 3 + "y4U3i2"
+    texts = [f"deploy with {token}", "a\x1b]0;title\x07 line", "plain", f"deploy with {token}"]
+    diagnostics = []
+    for text in texts:
+        hit = Hit(text, fix=Fix("safe", text), related=(text, "plain"))
+        diagnostics.append(Diagnostic("SEC001", "secret-value", "error", "/x/memory/a.md", hit))
+    for diagnostic, text in zip(shown(diagnostics), texts, strict=True):
+        assert diagnostic.message == diagnostic.fix.message == diagnostic.related[0] == printable(text)
+        assert token not in diagnostic.message and "\x1b" not in diagnostic.message
+        assert diagnostic.related[1] == "plain"
