@@ -165,6 +165,8 @@ CREDENTIALS = [  # (text, what must remain visible)
     ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "aws_secret_access_key = ***"),
     ("see ?token=abc123&page=2", "see ?token=***&page=2"),
     ("Authorization: Bearer abc.def-123456", "Authorization: Bearer ***"),
+    ("Authorization: Basic YWRtaW46aHVudGVyMg==", "Authorization: Basic ***"),
+    ("curl -H 'authorization: basic dXNlcjpwYXNzd29yZA'", "curl -H 'authorization: basic ***'"),
     ("the db password is hunter2, rotate it", "the db password is ***, rotate it"),
     ("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", MASK),
     (
@@ -195,6 +197,8 @@ PROSE = [
     "task-management-system-overview",
     "ASIAN_COUNTRIES_AND_REGIONS_LIST",
     "basic understanding of YAML",
+    "use basic HTML/View tags",
+    "Basic auth: basic username/password prompts",
     "commit 0123456789abcdef0123456789abcdef01234567",
     "https://github.com/Org/Repo/blob/main/Some/Path/With1/Upper/And/More.md",
     "https://user@example.com/path and http://host:8080/path",

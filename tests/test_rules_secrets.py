@@ -48,6 +48,7 @@ SECRETS = [  # (a line holding one secret, its body: what must never be printed)
     ('password: "hunter2-Xq9', "hunter2-Xq9"),  # a quote left open
     ("**Age passphrase:** stage-build-girl-license-benefit-mountain", "stage-build-girl-license-benefit-mountain"),
     ("Authorization: Bearer 9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c", "9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c"),
+    ("Authorization: Basic ZGVwbG95OlE5dzhFN3I2VDU=", "ZGVwbG95OlE5dzhFN3I2VDU="),  # deploy:Q9w8E7r6T5
     (
         "jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
         "hbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
@@ -79,6 +80,7 @@ NOT_SECRETS = [
     "?filters=eyJhdXRob3IiOiJ0YW5uZXIiLCJtaW5fd29yZHMiOjgwMH0%3D",
     "ghp_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX",
     "a basic Express.js server; basic psychiatric-register checks",
+    "use basic HTML/View tags for the layout",
     "Confirm `gh auth token` is intact**: `gh auth token | head -c 8`",
     "max_tokens: 4096, token budget: 2,000 words",
     # Issue 22, held-back repositories: placeholders, a template's stand-ins, names of settings.

@@ -15,7 +15,8 @@ What counts as credential-shaped:
   `GOCSPX-`, JWTs);
 - a PEM private key block;
 - a value given to a credential-named key: `password: …`, `API_KEY=…`, `"token": "…"`,
-  `Authorization: Bearer …`, and in prose `the password is …` when the value is not a plain
+  `Authorization: Bearer …`, `Authorization: Basic …` (when base64 of `user:password`: "basic
+  HTML/View tags" is prose), and in prose `the password is …` when the value is not a plain
   word (`the password is stored in the vault` is prose, `the password is hunter2` is not);
 - a long random-looking run of base64 (40+ characters mixing upper and lower case and digits,
   standing alone): a key's body line, an AWS secret key.
@@ -76,8 +77,17 @@ _TOKEN_PREFIX = Lazy(
     r"|npm_|pypi-|hf_|SG\.|do[opr]_v1_|shp[a-z]{2}_|gl(?:c|sa)_|lin_api_|pplx-|gsk_|xai-|dapi|AGE-SECRET-KEY-1|eyJ"
 )
 # The look-ahead on the first characters of the prefixes spares trying every prefix at every
-# position: the scan of a memory file without a token costs 40 % less.
+# position: the scan of a memory file without a token costs 40 % less. Like every pattern here,
+# compiled on first use (5 ms for this one): a run whose texts hold no long run never needs it.
 _TOKEN = Lazy(r"(?<![A-Za-z0-9_-])(?=[AGSdeghlnprswx])(?:" + "|".join(_TOKENS) + ")")
+# Every character a token is made of, and every one its look-arounds test, is one of these, and
+# the shortest token (a Slack one) is 15 of them long: so a token lies inside a run of 15 or more
+# that stands alone. Only Slack's are shorter than 20, so in a text without their prefixes a
+# token lies in a run of 20 or more (tests/test_redact_prefilter.py checks all three facts
+# against `_TOKENS`): a file name or an identifier of 15 to 19 characters is passed over.
+_TOKEN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.+/=-"
+_SHORTEST_TOKEN = 15
+_SHORT_TOKENS, _SHORTEST_OTHER = ("xox", "xapp-"), 20
 
 _URL_PASSWORD = Lazy(r"\b[A-Za-z][A-Za-z0-9+.-]{0,30}://[^\s/?#@:]{0,256}:(?P<value>[^\s/?#@]+)@")
 
@@ -100,14 +110,26 @@ _PAIR = Lazy(
 # The same, for a lower-cased text: re tries a case-folded alternation at every position, ten
 # times slower than a plain one, so a text whose lower case keeps its length is matched this way.
 _PAIR_LOWER = Lazy(_PAIR.source)
-_KEY_WORDS = ("pass", "secret", "token", "key", "credential")  # every `_KEY` holds one of them
 _KEY_NAME = Lazy(r"(?<![A-Za-z0-9])(?:" + _KEY + r")(?![A-Za-z0-9])", re.IGNORECASE)
 _PROSE_GOES_ON = Lazy(r"[,;]?[ \t]+[A-Za-z]")
-_BEARER = Lazy(r"\b(?:bearer|basic)[ \t]{1,8}(?P<value>[A-Za-z0-9._~+/-]{8,}=*)", re.IGNORECASE)
+_BEARER = Lazy(r"\b(?P<scheme>bearer|basic)[ \t]{1,8}(?P<value>[A-Za-z0-9._~+/-]{8,}=*)", re.IGNORECASE)
 # The pieces of a CamelCase name: acronyms, words, numbers (one left-to-right split, linear).
 _NAME_PIECE = Lazy(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|.")
 _DATA_URI = ";base64,"
-_LONG_RUN = Lazy(r"[A-Za-z0-9+/]{40}")
+_RUN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"  # what `_RANDOM` runs are made of
+_SHORTEST_RUN = 40
+
+
+def _marks(chars: str) -> bytes:
+    """A `bytes.translate` table that marks each of `chars` `a`, every other byte a space."""
+    table = bytearray(b" " * 256)
+    for char in chars:
+        table[ord(char)] = ord("a")
+    return bytes(table)
+
+
+_TOKEN_MARKS, _TOKEN_RUN, _OTHER_RUN = _marks(_TOKEN_CHARS), b"a" * _SHORTEST_TOKEN, b"a" * _SHORTEST_OTHER
+_RUN_MARKS, _KEY_RUN = _marks(_RUN_CHARS), b"a" * _SHORTEST_RUN
 _RANDOM = Lazy(r"(?<![\w/+.-])[A-Za-z0-9+/]{40,}={0,2}(?![\w/+.=-])")
 
 _PLAIN_WORD = Lazy(r"[A-Za-z][a-z]*")
@@ -132,15 +154,9 @@ class Secret:
 def find_secrets(text: str, credible: bool = False) -> list[Secret]:
     """Every credential-shaped span of `text`, in order, none overlapping (the first found wins);
     with `credible`, only those that are really a credential's value (see the module's doc)."""
-    low = text.lower()
-    found = [
-        *_private_keys(text),
-        *_urls(text),
-        *_tokens(text),
-        *_pairs(text, low),
-        *_bearers(text, low),
-        *_random(text),
-    ]
+    found = _every_shape(text)
+    if not found:
+        return found
     found.sort(key=lambda secret: (secret.start, -secret.end))
     kept: list[Secret] = []
     for secret in found:
@@ -149,6 +165,58 @@ def find_secrets(text: str, credible: bool = False) -> list[Secret]:
     if credible:
         return [secret for secret in kept if _credible(secret, text[secret.start : secret.end])]
     return kept
+
+
+def _every_shape(text: str) -> list[Secret]:
+    """The spans of each shape, overlapping. A shape's scan runs only where a test at C speed (a
+    word it needs, a run of its characters long enough) says it finds something, so a text with
+    no credential costs a few substring searches, not a pattern tried at every character: each
+    test answers no only when the scan would find nothing."""
+    found: list[Secret] = []
+    low = text.lower()
+    key = "key" in low
+    if key and "PRIVATE KEY" in text:
+        found += _private_keys(text)
+    if "@" in text and "://" in text:  # one character is found faster than three
+        found += _urls(text)
+    tokens, random = _runs(text)
+    if tokens:
+        found += _tokens(text)
+    if key or "pass" in low or "secret" in low or "token" in low or "credential" in low:
+        found += _pairs(text, low)  # every `_KEY` holds one of these words
+    if "bearer" in low or "basic" in low:
+        found += _bearers(text)
+    if random:
+        found += _random(text)
+    return found
+
+
+def _runs(text: str) -> tuple[bool, bool]:
+    """Whether `text` holds a token, and whether it holds a run of 40 that `_random` looks at.
+
+    A token is made of `_TOKEN_CHARS` only, and what its look-arounds test is one too, so it lies
+    inside a run of 15 (20) or more of them that stands alone, and `_TOKEN` finds it in that run alone
+    as it does in the text. `bytes.translate` marks the text's UTF-8 (where any other character is
+    bytes outside the table), so that the runs are found by substring search; a run of 40
+    `_RUN_CHARS` lies in one of 40 or more.
+    """
+    data = text.encode("utf-8", "surrogatepass")
+    marked = data.translate(_TOKEN_MARKS)
+    run = _TOKEN_RUN if _SHORT_TOKENS[0] in text or _SHORT_TOKENS[1] in text else _OTHER_RUN
+    start = marked.find(run)
+    if start < 0:
+        return False, False
+    same_offsets = len(data) == len(text)  # ASCII: a byte's offset is its character's
+    token = False
+    while start >= 0 and not token:
+        end = marked.find(b" ", start + len(run))
+        end = len(marked) if end < 0 else end
+        if same_offsets:
+            token = _TOKEN.search(text, start, end) is not None
+        else:
+            token = _TOKEN.search(data[start:end].decode("ascii")) is not None
+        start = marked.find(run, end)
+    return token, _KEY_RUN in marked and _KEY_RUN in data.translate(_RUN_MARKS)
 
 
 def redact(text: str) -> str:
@@ -254,14 +322,10 @@ def _mask(value: str) -> str:
 
 
 def _private_keys(text: str) -> list[Secret]:
-    if "PRIVATE KEY" not in text:
-        return []
     return [Secret(*match.span("value"), "private key") for match in _PRIVATE_KEY.finditer(text) if match["value"]]
 
 
 def _urls(text: str) -> list[Secret]:
-    if "://" not in text:
-        return []
     return [Secret(*match.span("value"), "password in URL") for match in _URL_PASSWORD.finditer(text)]
 
 
@@ -277,8 +341,6 @@ def _tokens(text: str) -> list[Secret]:
 
 
 def _pairs(text: str, low: str) -> list[Secret]:
-    if not any(word in low for word in _KEY_WORDS):
-        return []
     pattern, subject = (_PAIR_LOWER, low) if len(low) == len(text) else (_PAIR, text)
     secrets = []
     for match in pattern.finditer(subject):
@@ -302,14 +364,26 @@ def _pairs(text: str, low: str) -> list[Secret]:
     return secrets
 
 
-def _bearers(text: str, low: str) -> list[Secret]:
-    if "bearer" not in low and "basic" not in low:
-        return []
+def _bearers(text: str) -> list[Secret]:
     return [
         Secret(*match.span("value"), "credential")
         for match in _BEARER.finditer(text)
         if _PLAIN_WORD.fullmatch(match["value"]) is None
+        and (match["scheme"].lower() == "bearer" or _user_password(match["value"]))
     ]
+
+
+def _user_password(value: str) -> bool:
+    """Whether `value` is what a Basic credential is, `user:password` in base64 (RFC 7617), and not
+    the words after "basic" in prose (`basic HTML/View tags`)."""
+    import base64
+    import binascii
+
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):  # not base64, or not text
+        return False
+    return ":" in decoded and decoded.isprintable()
 
 
 def _is_identifier(run: str) -> bool:
@@ -330,8 +404,6 @@ def _is_identifier(run: str) -> bool:
 
 def _random(text: str) -> list[Secret]:
     """Long base64 runs that mix upper case, lower case and digits: key material, not words or hashes."""
-    if _LONG_RUN.search(text) is None:  # most texts hold none: a plain scan is cheaper than the full one
-        return []
     secrets = []
     for match in _RANDOM.finditer(text):
         run = match.group()

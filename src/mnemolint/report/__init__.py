@@ -114,12 +114,21 @@ def shown(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     """The findings with their messages (and their fixes' messages) redacted, then escaped for
     printing, in place: reporting is the last use of a finding's text, and neither step changes a
     text twice. Every message is redacted, not only a sensitive family's: any rule may quote what
-    a file holds (a glob, a link target, a description), and a token there is still a token."""
+    a file holds (a glob, a link target, a description), and a token there is still a token. A
+    text that many findings share (a fix's message, most often) is made printable once."""
+    made: dict[str, str] = {}
+
+    def once(text: str) -> str:
+        done = made.get(text)
+        if done is None:
+            done = made[text] = printable(text)
+        return done
+
     for diagnostic in diagnostics:
-        diagnostic.message = printable(diagnostic.message)
+        diagnostic.message = once(diagnostic.message)
         if diagnostic.fix is not None:
-            diagnostic.fix.message = printable(diagnostic.fix.message)
-        diagnostic.related = tuple(printable(name) for name in diagnostic.related)
+            diagnostic.fix.message = once(diagnostic.fix.message)
+        diagnostic.related = tuple(once(name) for name in diagnostic.related)
     return diagnostics
 
 
