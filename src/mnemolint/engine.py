@@ -136,13 +136,16 @@ def lint(
     cache: bool = False,
     given: dict[str, tuple[bytes, int]] | None = None,
     discovered: Callable[[Tree], None] | None = None,
+    release: bool = False,
 ) -> Result:
     """Lint `paths`; `fixed` maps paths to text that replaces (or creates) those files, so that
     the fixer can re-lint the outcome of its edits before anything is written. `cache`: take
     what the cache knows of unchanged files, and keep what this run learns (cache.py). `given`:
     named paths' bytes and size, read from elsewhere than their file (standard input; `discover`).
     `discovered` is given the tree before any rule reads it (the language server hands its
-    documents what an earlier run read of the unchanged files, `Document.take_over`)."""
+    documents what an earlier run read of the unchanged files, `Document.take_over`). `release`:
+    drop each text once its per-file rules have run (`Document.release`), for a caller that reads
+    no text after the run (`check`): a large run then holds facts, not texts."""
     dispatch = _Dispatch(active_rules(settings))
     memo = _open_cache(settings, dispatch.rules) if cache and not fixed and not given else None
     tree = discover(paths, settings, given)
@@ -170,6 +173,8 @@ def lint(
                 except Exception as error:  # noqa: BLE001 - a rule's bug must not end the run
                     errors.append(_internal_error(rule, path, error))
             document.suppressions  # noqa: B018 - parsed while the lines are at hand, sent back by a worker
+            if release:
+                document.release()
         return findings, errors
 
     focused = [document for document in tree.documents if tree.in_focus(document.path)]

@@ -2,8 +2,9 @@
 
 Per-file rules (reading, decoding, YAML) are nearly all the cost of a large run and independent
 per file, so a forked child takes nearly half of the files and sends back its findings plus
-their suppression comments, which spares the parent from reading them again. Container and tree
-rules then run in the parent as usual. Below
+their suppression comments and, for the documents it released (`Document.release`), what container
+rules read of them (frontmatter, marks, sizes), which spares the parent from reading them again.
+Container and tree rules then run in the parent as usual. Below
 `MIN_DOCUMENTS`, or without `fork` (Windows, macOS), or on one core, everything stays in-process.
 """
 
@@ -19,9 +20,9 @@ from mnemolint.parse.document import Document
 # Below this, starting a worker costs more than it saves. Measured with tests/benchmark.py's trees,
 # one core against two, interleaved medians on the 2-core machine while other jobs ran: two
 # cores lose at 750 files and at 2,000 (350 ms against 300 ms), win at 3,000 (354 against 437)
-# and at 10,000 (0.89 s against 1.25 s). The worker's half costs the parent a second read of the
-# topics that container rules need (descriptions, names), about 30 µs a file, which a cache of
-# parsed facts would spare.
+# and at 10,000 (0.89 s against 1.25 s). Where the worker does not release its documents (the
+# fixer, the language server), its half costs the parent a second read of the topics that
+# container rules need (descriptions, names), about 30 µs a file.
 MIN_DOCUMENTS = 3000
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
