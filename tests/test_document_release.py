@@ -108,9 +108,8 @@ def test_container_and_tree_rules_see_what_they_saw_before(
     write_tree(tmp_path, TREE)
     settings = preview_settings(tmp_path)
     kept = lint([str(tmp_path)], settings)
-    if worker:
-        monkeypatch.setattr(parallel, "MIN_DOCUMENTS", 1)
-        monkeypatch.setattr(parallel, "_cores", lambda: 2)
+    monkeypatch.setattr(parallel, "MIN_DOCUMENTS", 1)  # a run this large releases, and may fork
+    monkeypatch.setattr(parallel, "_cores", lambda: 2 if worker else 1)
     read_again: list[str] = []
 
     class Counted(document_module._Rereads):
@@ -127,3 +126,10 @@ def test_container_and_tree_rules_see_what_they_saw_before(
     assert all(document._released for document in released.tree.documents)
     assert read_again  # some rules asked for texts again
     assert sum(document._text is not None for document in released.tree.documents) <= 1
+
+
+def test_a_small_run_keeps_its_texts(tmp_path: Path) -> None:
+    """Below the size that forks a worker, releasing would cost more than the memory it frees."""
+    write_tree(tmp_path, TREE)
+    result = lint([str(tmp_path)], preview_settings(tmp_path), release=True)
+    assert not any(document._released for document in result.tree.documents)
