@@ -86,7 +86,7 @@ def test_a_given_text_is_never_released(tmp_path: Path) -> None:
 
 
 def test_texts_read_again_are_held_within_the_budget(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(document_module, "REREAD_BYTES", 3 * len(TOPIC_TEXT.encode()))
+    monkeypatch.setattr(document_module, "REREAD_BYTES", 3 * (2 * len(TOPIC_TEXT.encode()) + 512))
     monkeypatch.setattr(document_module, "_REREADS", document_module._Rereads())
     write_tree(tmp_path, {f"memory/t{n}.md": TOPIC_TEXT for n in range(10)})
     documents = [Document(str(tmp_path / "memory" / f"t{n}.md"), TOPIC, OPTIONS) for n in range(10)]
@@ -133,3 +133,30 @@ def test_a_small_run_keeps_its_texts(tmp_path: Path) -> None:
     write_tree(tmp_path, TREE)
     result = lint([str(tmp_path)], preview_settings(tmp_path), release=True)
     assert not any(document._released for document in result.tree.documents)
+
+
+def test_a_worker_that_cannot_send_its_states_costs_nothing_but_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the worker sends must pickle; where it does not, the parent checks that half itself."""
+    write_tree(tmp_path, TREE)
+    settings = preview_settings(tmp_path)
+    expected = findings(lint([str(tmp_path)], settings).diagnostics)
+    monkeypatch.setattr(parallel, "MIN_DOCUMENTS", 1)
+    monkeypatch.setattr(parallel, "_cores", lambda: 2)
+    monkeypatch.setattr(Document, "export", lambda self: lambda: None)  # a lambda does not pickle
+    assert findings(lint([str(tmp_path)], settings, release=True).diagnostics) == expected
+
+
+def test_a_frontmatter_parser_that_raises_keeps_the_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Releasing is never what ends a run: the rule that reads the frontmatter reports the bug."""
+    path = write_tree(tmp_path, {"memory/deploy.md": TOPIC_TEXT}) / "memory" / "deploy.md"
+    document = Document(str(path), TOPIC, OPTIONS, MemoryDir(str(tmp_path / "memory")))
+
+    def broken(lines: list[str], depth: int) -> None:
+        raise RecursionError("a parser's bug")
+
+    monkeypatch.setattr(document_module, "split_and_parse", broken)
+    assert document.text == TOPIC_TEXT
+    document.release()
+    assert document._text == TOPIC_TEXT and not document._released

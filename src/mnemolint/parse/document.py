@@ -338,9 +338,12 @@ class Document:
         read, is kept."""
         if self._text is None or not self._loaded or self._given:
             return
-        if self.container is not None and self.kind is not None and self.kind.frontmatter:
-            self.frontmatter  # noqa: B018 - parsed while the lines are at hand
-        self.suppressions  # noqa: B018 - the same
+        try:
+            if self.container is not None and self.kind is not None and self.kind.frontmatter:
+                self.frontmatter  # noqa: B018 - parsed while the lines are at hand
+            self.suppressions  # noqa: B018 - the same
+        except Exception:  # noqa: BLE001 - a parser's bug: kept whole, the rules that read it report it
+            return
         if self._marks is None:
             self._marks = _marks_of(self._text)
         self._text = self._lines = self._offsets = None
@@ -430,16 +433,17 @@ class Document:
 
 class _Rereads:
     """The released documents whose text a rule asked for again, oldest first: each keeps it until
-    the texts read again since pass `REREAD_BYTES`, then is released again (the newest always
-    keeps its own), so that a container rule reading many of them holds no more than that."""
+    what the texts read again since cost (text and lines) passes `REREAD_BYTES`, then is released
+    again (the newest always keeps its own), so that a rule reading many holds no more than that."""
 
     def __init__(self) -> None:
         self.held: deque[tuple[Document, int]] = deque()
         self.bytes = 0
 
     def hold(self, document: Document) -> None:
-        self.held.append((document, document._size))
-        self.bytes += document._size
+        cost = 2 * document._size + 512  # its text, its lines about as much again, and their objects
+        self.held.append((document, cost))
+        self.bytes += cost
         while self.bytes > REREAD_BYTES and len(self.held) > 1:
             oldest, size = self.held.popleft()
             self.bytes -= size
