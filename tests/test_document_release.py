@@ -110,6 +110,7 @@ def test_container_and_tree_rules_see_what_they_saw_before(
     kept = lint([str(tmp_path)], settings)
     monkeypatch.setattr(parallel, "MIN_DOCUMENTS", 1)  # a run this large releases, and may fork
     monkeypatch.setattr(parallel, "_cores", lambda: 2 if worker else 1)
+    monkeypatch.setattr(parallel, "PART", 2)  # the worker's documents come back in several parts
     read_again: list[str] = []
 
     class Counted(document_module._Rereads):
