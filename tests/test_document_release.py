@@ -108,7 +108,8 @@ def test_container_and_tree_rules_see_what_they_saw_before(
     write_tree(tmp_path, TREE)
     settings = preview_settings(tmp_path)
     kept = lint([str(tmp_path)], settings)
-    monkeypatch.setattr(parallel, "MIN_DOCUMENTS", 1)  # a run this large releases, and may fork
+    monkeypatch.setattr(parallel, "RELEASE_MIN", 1)  # a run this large releases
+    monkeypatch.setattr(parallel, "MIN_DOCUMENTS", 1)  # and may fork
     monkeypatch.setattr(parallel, "_cores", lambda: 2 if worker else 1)
     monkeypatch.setattr(parallel, "PART", 2)  # the worker's documents come back in several parts
     read_again: list[str] = []
@@ -130,7 +131,7 @@ def test_container_and_tree_rules_see_what_they_saw_before(
 
 
 def test_a_small_run_keeps_its_texts(tmp_path: Path) -> None:
-    """Below the size that forks a worker, releasing would cost more than the memory it frees."""
+    """Below `RELEASE_MIN` documents, releasing would cost more time than the memory is worth."""
     write_tree(tmp_path, TREE)
     result = lint([str(tmp_path)], preview_settings(tmp_path), release=True)
     assert not any(document._released for document in result.tree.documents)
@@ -143,6 +144,7 @@ def test_a_worker_that_cannot_send_its_states_costs_nothing_but_time(
     write_tree(tmp_path, TREE)
     settings = preview_settings(tmp_path)
     expected = findings(lint([str(tmp_path)], settings).diagnostics)
+    monkeypatch.setattr(parallel, "RELEASE_MIN", 1)
     monkeypatch.setattr(parallel, "MIN_DOCUMENTS", 1)
     monkeypatch.setattr(parallel, "_cores", lambda: 2)
     monkeypatch.setattr(Document, "export", lambda self: lambda: None)  # a lambda does not pickle

@@ -179,9 +179,7 @@ def lint(
 
     focused = [document for document in tree.documents if tree.in_focus(document.path)]
     checked = _to_check(focused, recalled, dispatch, memo is not None)
-    # Only a run large enough for the worker releases: below that its texts are a few MiB, and the
-    # marks and frontmatter found ahead of need would cost more than the memory is worth.
-    release = release and len(checked) >= parallel.MIN_DOCUMENTS
+    release = release and len(checked) >= parallel.RELEASE_MIN  # below, the texts are worth their memory
     found, errors = parallel.check_documents(checked, check)
     for error in errors:
         _tell(error)
