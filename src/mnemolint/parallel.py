@@ -36,7 +36,7 @@ _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 PART = 2000
 Checked = tuple[list[Diagnostic], list[str]]  # findings, and the internal errors met on the way
 Check = Callable[[list[Document]], Checked]
-_shared: tuple[list[Document], Check] | None = None  # handed to the forked child by inheritance
+_shared: tuple[list[list[Document]], Check] | None = None  # handed to the forked child by inheritance
 
 
 def _cores() -> int:
