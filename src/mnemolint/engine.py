@@ -136,6 +136,7 @@ def lint(
     cache: bool = False,
     given: dict[str, tuple[bytes, int]] | None = None,
     walk: Callable[[list[str], Settings], Tree] | None = None,
+    release: bool = False,
 ) -> Result:
     """Lint `paths`; `fixed` maps paths to text that replaces (or creates) those files, so that
     the fixer can re-lint the outcome of its edits before anything is written. `cache`: take
@@ -143,7 +144,9 @@ def lint(
     named paths' bytes and size, read from elsewhere than their file (standard input; `discover`).
     `walk` stands in for `discover`: the language server's, which keeps its last tree while nothing
     it was made of changed, and hands the documents of unchanged files over (lsp/session.py), or
-    the hook's, whose containers hold the named files alone."""
+    the hook's, whose containers hold the named files alone. `release`:
+    drop each text once its per-file rules have run (`Document.release`), for a caller that reads
+    no text after the run (`check`): a large run then holds facts, not texts."""
     dispatch = _Dispatch(active_rules(settings))
     memo = _open_cache(settings, dispatch.rules) if cache and not fixed and not given else None
     tree = walk(paths, settings) if walk is not None else discover(paths, settings, given)
@@ -174,10 +177,13 @@ def lint(
                 except Exception as error:  # noqa: BLE001 - a rule's bug must not end the run
                     errors.append(_internal_error(rule, path, error))
             document.suppressions  # noqa: B018 - parsed while the lines are at hand, sent back by a worker
+            if release:
+                document.release()
         return findings, errors
 
     focused = [document for document in tree.documents if tree.in_focus(document.path)]
     checked = _to_check(focused, recalled, dispatch, memo is not None)
+    release = release and len(checked) >= parallel.RELEASE_MIN  # below, the texts are worth their memory
     found, errors = parallel.check_documents(checked, check)
     for error in errors:
         _tell(error)

@@ -154,7 +154,7 @@ def _report(
     else:
         from mnemolint.engine import lint
 
-        result = lint(paths, settings, cache=not args.no_cache and given is None, given=given)
+        result = lint(paths, settings, cache=not args.no_cache and given is None, given=given, release=True)
         diagnostics = result.diagnostics
     files = _count_linted(result, diagnostics, paths, args.quiet)
     if args.verbose:

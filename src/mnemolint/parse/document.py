@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections import deque
 
 from mnemolint.parse import suppress
 from mnemolint.parse.citations import may_cite
@@ -47,6 +48,14 @@ def _substring(mark: str) -> Callable[[str], bool]:
 
 MARKS: dict[str, Callable[[str], bool]] = {mark: _substring(mark) for mark in ("](", "]:", *RELATIONS)}
 MARKS[CITES] = may_cite
+
+
+def _marks_of(text: str) -> tuple[str, ...]:
+    """Which of `MARKS` `text` holds; a link's mark is looked for only where a `]` is (one memchr)."""
+    bracketed = "]" in text
+    return tuple(mark for mark, found in MARKS.items() if (bracketed or mark[0] != "]") and found(text))
+
+
 # The slots `facts()` gives the cache, in its order.
 _FACTS = (
     "_size",
@@ -112,6 +121,8 @@ class Document:
         "_recalled",
         "_marks",
         "_derived",
+        "_released",
+        "_given",
         "keep",
     )
 
@@ -136,7 +147,11 @@ class Document:
         self._suppressions: suppress.Suppressions | None | bool = False  # False: not parsed yet
         self._size_of_trimmed: tuple[int, int | None] | None = None
         self._loaded = False
-        self._recalled = False  # its facts came from the cache: its text is read only if asked for
+        # Its facts are known without its text (from the cache, or kept when it was released): the
+        # text is read only if asked for.
+        self._recalled = False
+        self._released = False  # its text was dropped once its rules had run (`release`)
+        self._given = False  # its text was given (`take`, `preset`), not read: never read again
         self._marks: tuple[str, ...] | None = None  # which of MARKS the text holds, when known without it
         self.keep = False  # the cache is to keep what this run learns of it (set by the engine)
         self._derived: dict[str, object] | None = None  # what `derived` computed of the text
@@ -151,10 +166,16 @@ class Document:
         return document
 
     def _load(self) -> None:
-        """Read the file once; one over `max-file-bytes` is measured (fstat), never read. Opened without
+        """Read the file: once, or again after `release` (that text is then held within `REREAD_BYTES`)."""
+        self._loaded = True
+        self._read()
+        if self._released and self._text is not None:
+            _REREADS.hold(self)
+
+    def _read(self) -> None:
+        """Read the file; one over `max-file-bytes` is measured (fstat), never read. Opened without
         blocking and read only when it is still a regular file: a FIFO or device swapped in since the
         walk saw a file is refused, never waited on. A path in the overlay is read from there."""
-        self._loaded = True
         limit = self.options["max-file-bytes"]
         held = _OVERLAY.get(self.path) if _OVERLAY else None
         if held is not None:
@@ -200,7 +221,7 @@ class Document:
         """Take `data` as the file's bytes instead of reading it (standard input standing for the
         file), judged as a read is: of `size` bytes over `max-file-bytes` it is too large (`data`
         is then its first bytes only), and never decoded."""
-        self._loaded = True
+        self._loaded = self._given = True
         if size > self.options["max-file-bytes"]:
             self._too_large, self._size = True, size
             return
@@ -223,7 +244,7 @@ class Document:
 
     def preset(self, text: str) -> None:
         """Take `text` as the file's content instead of reading it: a fix computed, not yet written."""
-        self._loaded = True
+        self._loaded = self._given = True
         self._text = text
         self._size = len(text.encode("utf-8"))
 
@@ -308,21 +329,40 @@ class Document:
             self._suppressions = suppress.parse(self.text or "", self.lines) if takes else None
         return self._suppressions  # type: ignore[return-value]
 
-    def export(self) -> tuple[suppress.Suppressions | None | bool, tuple | None]:
-        """What a worker learnt of this file that the parent needs for every finding on it.
+    def release(self) -> None:
+        """Drop the text and its lines once the per-file rules have run (`lint(..., release=True)`),
+        keeping what container and tree rules read of most files: the frontmatter (parsed now for a
+        file in a container, whose rules read it), the suppression comments, the marks (`holds`),
+        the sizes. A rule that asks for the text later reads the file again (then held only within
+        `REREAD_BYTES`), as it would a file the cache knows; a text given (`take`, `preset`), not
+        read, is kept."""
+        if self._text is None or not self._loaded or self._given:
+            return
+        try:
+            if self.container is not None and self.kind is not None and self.kind.frontmatter:
+                self.frontmatter  # noqa: B018 - parsed while the lines are at hand
+            self.suppressions  # noqa: B018 - the same
+        except Exception:  # noqa: BLE001 - a parser's bug: kept whole, the rules that read it report it
+            return
+        if self._marks is None:
+            self._marks = _marks_of(self._text)
+        self._text = self._lines = self._offsets = None
+        self._loaded, self._recalled, self._released = False, True, True
 
-        The suppression comments; anything else (the frontmatter of a topic an index links to,
-        say) the parent re-reads lazily for the few files that need it, which costs less than
-        sending every parsed file back, unless the cache is to keep it (`keep`): then its facts.
-        """
-        return self._suppressions, self.facts() if self.keep else None
+    def export(self) -> tuple[suppress.Suppressions | None | bool, tuple | None, bool, bool]:
+        """What a worker learnt of this file that the parent needs: for every finding on it, the
+        suppression comments; and its facts when it was released (`release`), so that the parent
+        has what container rules read without reading the file again, or when the cache is to keep
+        them (`keep`). A file not released the parent re-reads lazily where a rule needs it."""
+        facts = self.facts() if self.keep or self._released else None
+        return self._suppressions, facts, self.keep, self._released
 
-    def adopt(self, state: tuple[suppress.Suppressions | None | bool, tuple | None]) -> None:
-        suppressions, facts = state
+    def adopt(self, state: tuple[suppress.Suppressions | None | bool, tuple | None, bool, bool]) -> None:
+        suppressions, facts, keep, released = state
         if facts is not None:
             self.recall(facts)
-        else:
-            self.keep = False  # the worker found it not worth keeping (cache.py)
+        self.keep = keep  # False: the worker found it not worth keeping (cache.py)
+        self._released = released
         if suppressions is not False:
             self._suppressions = suppressions
 
@@ -335,15 +375,14 @@ class Document:
             text = self.text
             if text is None:
                 return False
-            self._marks = tuple(name for name, found in MARKS.items() if found(text))
+            self._marks = _marks_of(text)
         return mark in self._marks
 
     def facts(self) -> tuple:
         """What this run learnt of the file without its text, for the cache (cache.py) to keep:
         what reading it found, and what was parsed of it (None, False: not parsed this run)."""
         if self._loaded:
-            text = self._text or ""
-            self._marks = tuple(mark for mark, found in MARKS.items() if found(text))
+            self._marks = _marks_of(self._text or "")
         return tuple(getattr(self, name) for name in _FACTS)
 
     def recall(self, facts: tuple) -> None:
@@ -390,6 +429,29 @@ class Document:
         start = self.line_offset(line)
         end = start + len(self.lines[line - 1]) + 1
         return start, min(end, len(self.text or ""))
+
+
+class _Rereads:
+    """The released documents whose text a rule asked for again, oldest first: each keeps it until
+    what the texts read again since cost (text and lines) passes `REREAD_BYTES`, then is released
+    again (the newest always keeps its own), so that a rule reading many holds no more than that."""
+
+    def __init__(self) -> None:
+        self.held: deque[tuple[Document, int]] = deque()
+        self.bytes = 0
+
+    def hold(self, document: Document) -> None:
+        cost = 2 * document._size + 512  # its text, its lines about as much again, and their objects
+        self.held.append((document, cost))
+        self.bytes += cost
+        while self.bytes > REREAD_BYTES and len(self.held) > 1:
+            oldest, size = self.held.popleft()
+            self.bytes -= size
+            oldest.release()
+
+
+REREAD_BYTES = 4 << 20
+_REREADS = _Rereads()
 
 
 # What reading and parsing left in a document (`take_over`): all but which file it is and where.
