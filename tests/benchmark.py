@@ -10,8 +10,7 @@ with the default rules and with every rule (`--preview`, the whole product):
   only reads, splits and ruamel-C-loads every file);
 - `--growth`: 10,000, 50,000 and 100,000 topics, time and peak memory (linear growth);
 - `--peers`: agnix and memory-lint installed from the package index into a temporary virtual
-  environment and timed on the same trees, interleaved with mnemolint; with `--growth`, and a
-  last table of the figures issue 27 sets goals for, each marked met (✓) or not (✗);
+  environment and timed on the same trees, interleaved with mnemolint; with `--growth` and `--hook`;
 - `--servers`: `mnemolint server` (the `[server]` extra) from its start to the first diagnostics
   of an opened `MEMORY.md`, and a keystroke in a topic and in `MEMORY.md` of the 2,000-topic tree
   (both open) to its new diagnostics, with the default rules and with `--preview` (each keystroke
@@ -19,7 +18,9 @@ with the default rules and with every rule (`--preview`, the whole product):
   `mnemolint mcp` (the `[mcp]` extra) from its start to the
   answer of `initialize` and of a first `lint` call. Both are spoken to over stdio, as an editor
   and an agent do.
-It prints Markdown tables to paste into an issue. mnemolint runs as its console script does,
+- `--hook`: `mnemolint hook post-tool-use` answering a write in a 2,000-topic memory dir.
+Last, a table of the figures issue 27 sets goals for that the run measured, each marked met (✓)
+or not (✗). It prints Markdown tables to paste into an issue. mnemolint runs as its console script does,
 from the `mnemolint` package this interpreter imports (`PYTHONPATH=src` for a work tree); its
 modules are compiled to bytecode first, as an install does. Each tree's cache is a folder of the
 temporary directory (`MNEMOLINT_CACHE_DIR`), never the user's.
@@ -249,8 +250,7 @@ def main() -> None:
             servers(work, small, args.runs)
         if args.hook:
             hook_table(work, args.runs, goals)
-    if args.peers:
-        goals.print()
+    goals.print()
 
 
 def small_table(
@@ -536,10 +536,6 @@ def servers(work: str, small: str, runs: int) -> None:
         print(f"| `mnemolint {name}` | {measure} | {ms(statistics.median(values))} | {ms(min(values))} |")
 
 
-if __name__ == "__main__":
-    main()
-
-
 # --- `--hook`: `mnemolint hook post-tool-use` on a 2,000-topic memory dir ----------------------
 
 HOOK_TOPIC = 1_000  # the topic written: linked from the index, past its 200-line cut
@@ -662,3 +658,7 @@ def _timed(command: list[str], stdin: str, env: dict[str, str]) -> tuple[float, 
         _, _, usage = os.wait4(process.pid, 0)
         process.returncode = 0  # reaped here, not by Popen
     return (time.perf_counter() - start) * 1000, (usage.ru_utime + usage.ru_stime) * 1000
+
+
+if __name__ == "__main__":
+    main()
