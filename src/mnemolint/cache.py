@@ -132,7 +132,7 @@ class Cache:
                     continue
                 if mtime >= entry[3] - RACY_NS:
                     now = _digest_of_file(path, size)
-                    if entry[4] is None or entry[4] != now:
+                    if now is None or entry[4] != now:
                         continue
                     self.digests[path] = now
                 valid[path] = entry

@@ -385,7 +385,7 @@ class Document:
             self._marks = _marks_of(self._text or "")
         return tuple(getattr(self, name) for name in _FACTS)
 
-    def recall(self, facts: tuple) -> None:
+    def recall(self, facts: tuple | list) -> None:
         """Take `facts` (from `facts()` of an unchanged file) instead of reading the file; its text
         is still read, once, if a rule asks for it."""
         for name, value in zip(_FACTS, facts, strict=True):
