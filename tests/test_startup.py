@@ -13,6 +13,10 @@ import platformdirs
 import pytest
 
 from mnemolint.cache_dir import user_cache_dir
+from mnemolint.rules import FAMILIES, MODULES, RULES
+from mnemolint.rules.base import EVERY_FILE, EVERY_KIND, SUPPRESSIONS, TREE, Rule
+
+FAMILY_MODULE = {rule.code: module for module, family in zip(MODULES, FAMILIES, strict=True) for rule in family.rules}
 
 # Imported by none of the modules a small `check` needs: each costs milliseconds on every commit.
 UNUSED = ("platformdirs", "json", "pathlib", "tempfile", "shutil", "subprocess", "typing", "dataclasses", "importlib")
@@ -29,7 +33,8 @@ compiled = sorted(
     for attribute, value in list(vars(module).items())
     if isinstance(value, re.Pattern)
 )
-print(repr((code, loaded, compiled)), file=sys.stderr)
+families = sorted(name.rsplit(".", 1)[1] for name in sys.modules if name.startswith("mnemolint.rules."))
+print(repr((code, loaded, compiled, families)), file=sys.stderr)
 """.format(unused=UNUSED)
 
 
@@ -43,8 +48,9 @@ def _small_tree(root: Path) -> Path:
     return root
 
 
-def _probe(*args: str, cwd: Path, env: dict[str, str], before: str = "") -> tuple[int, list[str], list[str]]:
-    """The exit code, the `UNUSED` modules loaded and the compiled module-level patterns of a run."""
+def _probe(*args: str, cwd: Path, env: dict[str, str], before: str = "") -> tuple[int, list[str], list[str], list[str]]:
+    """The exit code, the `UNUSED` modules loaded, the compiled module-level patterns and the
+    modules of `mnemolint.rules` imported by a run."""
     process = subprocess.run(
         [sys.executable, "-c", before + PROBE, *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=60
     )
@@ -58,11 +64,42 @@ def test_a_small_check_imports_and_compiles_only_what_it_uses(tmp_path: Path) ->
     user_cache = tmp_path / "user-cache"
     env = {**os.environ, "XDG_CACHE_HOME": str(user_cache), "HOME": str(tmp_path / "home")}
     for flags in ((), (), ("--no-cache",)):
-        assert _probe("check", ".", "--quiet", *flags, cwd=tree, env=env) == (0, [], [])
+        assert _probe("check", ".", "--quiet", *flags, cwd=tree, env=env)[:3] == (0, [], [])
     assert len(list((user_cache / "mnemolint").glob("tree-*/*/*.cache"))) == 1  # the cache was kept, there
     # the probe sees what a run did import or compile
     before = "import json, re, mnemolint.paths\nmnemolint.paths.PROBE = re.compile('x')\n"
-    assert _probe("check", ".", "--quiet", cwd=tree, env=env, before=before) == (0, ["json"], ["mnemolint.paths.PROBE"])
+    assert _probe("check", ".", "--quiet", cwd=tree, env=env, before=before)[:3] == (
+        0,
+        ["json"],
+        ["mnemolint.paths.PROBE"],
+    )
+
+
+# What a memory dir holds: its rules read these, or the tree, or every kind or file.
+MEMORY = {"memory dir", "memory index", "memory topic", TREE, SUPPRESSIONS, EVERY_KIND, EVERY_FILE}
+
+
+@pytest.mark.parametrize("flags", [(), ("--preview",), ("--preview", "--no-cache")])
+def test_a_small_check_imports_only_the_rule_families_its_files_need(tmp_path: Path, flags: tuple[str, ...]) -> None:
+    """A memory dir's run imports no family whose every rule reads a kind of file or container the
+    tree does not hold (a rules dir's, Copilot's, Windsurf's): the configuration, the selection and
+    --preview read `rules/manifest.py`, and only the families a found kind needs are imported."""
+    tree = _small_tree(tmp_path / "tree")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "HOME": str(tmp_path / "home")}
+    code, _, _, imported = _probe("check", ".", "--quiet", *flags, cwd=tree, env=env)
+    assert code == 0
+    active = [rule for rule in RULES if flags or not rule.preview]
+    unused = {module for module in MODULES} - {FAMILY_MODULE[rule.code] for rule in active if _reads(rule) & MEMORY}
+    assert unused and "wave" in unused  # the rules dir's family, at least, reads nothing here
+    assert not set(imported) & unused, "a family was imported that no file of the run needs"
+    assert {"index", "manifest"} <= set(imported)  # the memory dir's own rules ran
+
+
+def _reads(rule: Rule) -> set[str]:
+    """The names of what `rule` reads: its kinds, its container type, or what TREE and the like say."""
+    if isinstance(rule.reads, tuple):
+        return {kind.name for kind in rule.reads}
+    return {rule.reads if isinstance(rule.reads, str) else rule.reads.name}
 
 
 @pytest.mark.parametrize(

@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from mnemolint.config import Settings
     from mnemolint.kinds.base import Container
     from mnemolint.parse.document import Document
+    from mnemolint.rules import Listed
     from mnemolint.rules.base import Rule
 
 RACY_NS = 2_000_000_000  # mtime this close to the reading run: the stat key alone is not trusted
@@ -97,7 +98,7 @@ class Cache:
         self.skipped: set[str] = set()  # valid entries not decoded: no finding, no suppression comment
 
     @classmethod
-    def open(cls, settings: Settings, rules: list[Rule]) -> Cache:
+    def open(cls, settings: Settings, rules: list[Rule] | list[Listed]) -> Cache:
         """The cache of this configuration and selection, empty when there is none to trust."""
         cacheable = frozenset(rule.code for rule in rules if rule.cacheable)
         key = _key(settings, rules)
@@ -278,7 +279,7 @@ def _without_gc(function: Any, *args: object) -> Any:
         gc.enable()
 
 
-def _key(settings: Settings, rules: list[Rule]) -> str:
+def _key(settings: Settings, rules: list[Rule] | list[Listed]) -> str:
     """Everything that can change a finding, as text: the version and its code, the settings, the
     active rules. Compared whole when the cache is read, so a hash collision costs nothing."""
     fields = (

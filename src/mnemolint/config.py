@@ -3,7 +3,7 @@
 Like ruff, the nearest of `.mnemolint.toml`, `mnemolint.toml` or a `pyproject.toml` holding
 `[tool.mnemolint]` wins, searched upwards from the first path being linted. Anything unknown or
 ill-typed is a `ConfigError`, which the CLI turns into exit code 2 with one line naming the key.
-Thresholds are validated against the option registry the rule families declare (`rules.OPTIONS`).
+Thresholds are validated against the options the rule families declare, as `rules/manifest.py` lists them.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ _SELECTOR_KEYS = ("select", "extend-select", "ignore")
 _LIST_KEYS = (*_SELECTOR_KEYS, *_GLOB_KEYS)
 # true or false: the preview rules; what discovery leaves out (discover/exclusion.py)
 _BOOL_KEYS = ("preview", "respect-gitignore", "force-exclude")
-# The keys `apply_table` validates itself; the thresholds are the option registry's (`rules.OPTIONS`).
+# The keys `apply_table` validates itself; the thresholds are the option registry's (`rules.declared_options`).
 SETTING_KEYS = (*_LIST_KEYS, "per-file-ignores", "severity", "fail-level", "cache-dir", *_BOOL_KEYS)
 
 
@@ -73,10 +73,10 @@ class Settings:
 
 
 def _registry() -> dict[str, Option]:
-    """Every option, as the rule families declare them (imported when settings are first made)."""
-    from mnemolint.rules import OPTIONS
+    """Every option, as the rule families declare them (`rules/manifest.py`: no family is imported)."""
+    from mnemolint.rules import declared_options
 
-    return OPTIONS
+    return declared_options()
 
 
 def find_config(start: str) -> str | None:
@@ -213,10 +213,10 @@ def _hint(key: str, value: object) -> str:
 
 def _check_selectors(selectors: list[str], label: str) -> None:
     """A selector that names no rule is an error naming the file and key (`selection.check_selectors`)."""
-    from mnemolint.rules import RULES
+    from mnemolint.rules import CODES
     from mnemolint.selection import check_selectors
 
-    check_selectors(selectors, [rule.code for rule in RULES], label)
+    check_selectors(selectors, CODES, label)
 
 
 # wcmatch caches 256 compiled globs; past that every path would compile every glob again, and a

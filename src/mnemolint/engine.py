@@ -25,7 +25,7 @@ from mnemolint.kinds.registry import kind_of
 from mnemolint.model import Diagnostic, Hit
 from mnemolint.parse.document import Document
 from mnemolint.parse.textutil import visible
-from mnemolint.rules import PREVIEW, RULES, base
+from mnemolint.rules import CODES, LISTED, PREVIEW, Listed, base, loaded, runnable
 from mnemolint.rules.base import Rule
 from mnemolint.selection import check_selectors, in_preview, matches, selected, specificity, unpreviewed
 
@@ -49,8 +49,10 @@ class Result:
         self.errors = errors or []
 
 
-def active_rules(settings: Settings) -> list[Rule]:
-    codes = [rule.code for rule in RULES]
+def active(settings: Settings) -> list[Listed]:
+    """The rules the settings select, as the manifest lists them (no family is imported); a
+    selector naming no rule is a `ConfigError`."""
+    codes = CODES
     check_selectors(settings.select, codes, "select")
     check_selectors(settings.extend_select, codes, "extend-select")
     check_selectors(settings.ignore, codes, "ignore")
@@ -59,7 +61,12 @@ def active_rules(settings: Settings) -> list[Rule]:
     check_selectors(settings.severity, codes, "severity")
     chosen = selected(codes, settings.select, settings.extend_select, settings.ignore)
     chosen = in_preview(chosen, PREVIEW, settings.preview)
-    return [rule for rule in RULES if rule.code in chosen]
+    return [listed for listed in LISTED if listed.code in chosen]
+
+
+def active_rules(settings: Settings) -> list[Rule]:
+    """The rules the settings select, every family of them imported."""
+    return loaded(active(settings))
 
 
 def preview_warnings(settings: Settings) -> list[str]:
@@ -75,23 +82,24 @@ def severities(settings: Settings) -> dict[str, str]:
     """The severity of each code the `severity` table names, whose keys may be prefixes (most
     specific wins); the other codes keep the one their findings were made with."""
     result = {}
-    for rule in RULES:
-        matching = [key for key in settings.severity if matches(key, rule.code)]
+    for code in CODES:
+        matching = [key for key in settings.severity if matches(key, code)]
         best = max(matching, key=specificity, default=None)
         if best:
-            result[rule.code] = settings.severity[best]
+            result[code] = settings.severity[best]
     return result
 
 
 class _Dispatch:
     """The active rules by what they declare they read: per kind (None: paths the walk could not
-    read, which only `EVERY_FILE` rules see), per container type, and the tree."""
+    read, which only `EVERY_FILE` rules see), per container type, and the tree. `rules` are those
+    the tree can run (`_runnable`), `ran` the codes of every active rule."""
 
-    def __init__(self, rules: list[Rule]) -> None:
+    def __init__(self, rules: list[Rule], ran: frozenset[str]) -> None:
         self.per_container: dict[ContainerType, list[Rule]] = {}
         self.tree: list[Rule] = []
         self.suppressions: list[Rule] = []
-        self.rules = rules
+        self.ran = ran
         self._per_document: list[Rule] = []
         for rule in rules:
             if rule.reads == base.TREE:
@@ -147,11 +155,12 @@ def lint(
     the hook's, whose containers hold the named files alone. `release`:
     drop each text once its per-file rules have run (`Document.release`), for a caller that reads
     no text after the run (`check`): a large run then holds facts, not texts."""
-    dispatch = _Dispatch(active_rules(settings))
-    memo = _open_cache(settings, dispatch.rules) if cache and not fixed and not given else None
+    chosen = active(settings)
+    memo = _open_cache(settings, chosen) if cache and not fixed and not given else None
     tree = walk(paths, settings) if walk is not None else discover(paths, settings, given)
     if fixed:
         _use_fixed_text(tree, fixed, settings.options)
+    dispatch = _Dispatch(loaded(_runnable(chosen, tree)), frozenset(listed.code for listed in chosen))
     options = settings.options
     for_kind = dispatch.for_kind
     held: dict[Container, list[tuple]] = {}
@@ -220,8 +229,8 @@ def _audit(
     """The findings of the rules that judge suppression comments, over each document in focus
     that has some, filtered in turn, though only by comments that name their code (a blanket
     `disable` never silences the report that it silences nothing)."""
-    ran = frozenset(rule.code for rule in dispatch.rules)
-    codes = tuple(rule.code for rule in RULES)
+    ran = dispatch.ran
+    codes = CODES
     found: list[Diagnostic] = []
     for document in focused:
         if document.suppressions is not None:
@@ -231,7 +240,14 @@ def _audit(
     return _filter(found, tree, settings, {}, set(), blanket=False)
 
 
-def _open_cache(settings: Settings, rules: list[Rule]) -> cache_module.Cache:
+def _runnable(chosen: list[Listed], tree: Tree) -> list[Listed]:
+    """The chosen rules that can find anything in `tree`: only their families are imported."""
+    kinds = {document.kind.name for document in tree.documents if document.kind is not None}
+    containers = {container.type.name for container in tree.containers}
+    return runnable(chosen, kinds, containers, bool(tree.documents))
+
+
+def _open_cache(settings: Settings, rules: list[Listed]) -> cache_module.Cache:
     from mnemolint import cache as cache_module
 
     return cache_module.Cache.open(settings, rules)

@@ -330,15 +330,15 @@ def _marked_fixes(args: argparse.Namespace) -> str | None:
 
 def _say_how_it_ran(settings: Settings, files: int, seconds: float, cached: bool) -> None:
     """`--verbose`: the configuration, the rules and the cache of the run, and its time, on stderr."""
-    from mnemolint.engine import active_rules
+    from mnemolint.engine import active
     from mnemolint.parse.textutil import plural
     from mnemolint.report import printable  # paths redacted and escaped, as every report spells them
-    from mnemolint.rules import RULES
+    from mnemolint.rules import CODES
 
     source = (
         printable(settings.source) if settings.source else f"none found (the defaults; root {printable(settings.root)})"
     )
-    rules = active_rules(settings)
+    rules = active(settings)
     preview = "with" if settings.preview else "without"
     if cached:
         from mnemolint.cache_dir import directory
@@ -348,7 +348,7 @@ def _say_how_it_ran(settings: Settings, files: int, seconds: float, cached: bool
         cache = "not used"
     for line in (
         f"configuration: {source}",
-        f"rules: {len(rules):,} of {len(RULES):,} active ({preview} preview rules), fail level {settings.fail_level}",
+        f"rules: {len(rules):,} of {len(CODES):,} active ({preview} preview rules), fail level {settings.fail_level}",
         f"cache: {cache}",
         f"checked {plural(files, 'memory file')} in {seconds * 1000:,.0f} ms",
     ):

@@ -1,68 +1,162 @@
 """The rule registry: one explicit, ordered tuple of families. A rule's code is its public, stable name.
 
-The order of `FAMILIES`, and of the rules in each, is the public order of `mnemolint rules`, the
-README table and SARIF's `rules[]`. Everything else is derived: a new family is one module
-ending in `FAMILY = Family(...)` plus one line here.
+The order of `MODULES`, and of the rules in each family, is the public order of `mnemolint
+rules`, the README table and SARIF's `rules[]`. Everything else is derived: a new family is one
+module ending in `FAMILY = Family(...)` plus one line in `MODULES`, then `python
+tests/test_rule_manifest.py` to list its rules in `rules/manifest.py`.
+
+A run imports only what it uses. What start-up needs of every rule (its code, severity, tier, what
+it reads; every option) is `manifest.py`, plain data, so that the configuration, the selection
+and `--preview` import no family (`LISTED`, `CODES`, `PREVIEW`, `declared_options`); `loaded`
+imports the families of the rules a tree can run (`runnable`), and the whole registry
+(`FAMILIES`, `RULES`, `BY_CODE`, `FAMILY_OF`, `OPTIONS`) is imported on first use of any of
+those names (`mnemolint rules`, SARIF, the docs).
 """
 
 from __future__ import annotations
 
-from mnemolint.options import SHARED, Option
-from mnemolint.precision import preview_reason
-from mnemolint.rules import (
-    ai_memory,
-    citations,
-    claude,
-    cline,
-    codex,
-    copilot,
-    cursor,
-    frontmatter,
-    gemini,
-    gitignore,
-    index,
-    links,
-    nested,
-    opencode,
-    secrets,
-    suppression,
-    text,
-    topic,
-    wave,
-    windsurf,
-)
-from mnemolint.rules.base import Family, Rule
+from mnemolint.rules import manifest
+from mnemolint.rules.base import EVERY_FILE, EVERY_KIND, SUPPRESSIONS, TREE
 
-FAMILIES: tuple[Family, ...] = (
-    index.FAMILY,
-    topic.FAMILY,
-    frontmatter.FAMILY,
-    text.FAMILY,
-    wave.FAMILY,
-    nested.FAMILY,
-    claude.FAMILY,
-    codex.FAMILY,
-    gemini.FAMILY,
-    opencode.FAMILY,
-    links.FAMILY,
-    secrets.FAMILY,
-    ai_memory.FAMILY,
-    gitignore.FAMILY,
-    citations.FAMILY,
-    suppression.FAMILY,
-    cursor.FAMILY,
-    copilot.FAMILY,
-    windsurf.FAMILY,
-    cline.FAMILY,
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from mnemolint.options import Option
+    from mnemolint.rules.base import Family, Rule
+
+    # the whole registry, made by `__getattr__` on first use
+    FAMILIES: tuple[Family, ...]
+    RULES: tuple[Rule, ...]
+    BY_CODE: dict[str, Rule]
+    FAMILY_OF: dict[str, Family]
+    OPTIONS: dict[str, Option]
+
+# The family modules, in registry order.
+MODULES: tuple[str, ...] = (
+    "index",
+    "topic",
+    "frontmatter",
+    "text",
+    "wave",
+    "nested",
+    "claude",
+    "codex",
+    "gemini",
+    "opencode",
+    "links",
+    "secrets",
+    "ai_memory",
+    "gitignore",
+    "citations",
+    "suppression",
+    "cursor",
+    "copilot",
+    "windsurf",
+    "cline",
 )
 
-RULES: tuple[Rule, ...] = tuple(rule for family in FAMILIES for rule in family.rules)
-for _rule in RULES:  # a rule is on by default only when measured so (precision.py)
-    _rule.preview = _rule.preview or preview_reason(_rule.code)
-BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
-PREVIEW: frozenset[str] = frozenset(rule.code for rule in RULES if rule.preview)  # on only in preview mode
-FAMILY_OF: dict[str, Family] = {rule.code: family for family in FAMILIES for rule in family.rules}
-# Every configurable threshold: the families' own, then the core ones the parse layer reads.
-OPTIONS: dict[str, Option] = {
-    option.name: option for option in (*(option for family in FAMILIES for option in family.options), *SHARED)
-}
+
+class Listed:
+    """A rule as `manifest.py` lists it: what selecting it, caching its findings and deciding
+    whether a tree can run it need, without its module. `reads` is a tuple of kind names, a
+    container type's name, or one of `rules.base`'s `TREE`, `SUPPRESSIONS`, `EVERY_KIND`,
+    `EVERY_FILE`; `preview` whether it is in the preview tier (its reason is the `Rule`'s)."""
+
+    __slots__ = ("code", "module", "severity", "cacheable", "preview", "reads")
+
+    def __init__(
+        self, code: str, module: str, severity: str, cacheable: bool, preview: bool, reads: tuple[str, ...] | str
+    ) -> None:
+        self.code = code
+        self.module = module
+        self.severity = severity
+        self.cacheable = cacheable
+        self.preview = preview
+        self.reads = reads
+
+    def __repr__(self) -> str:
+        return f"<Listed {self.code}>"
+
+
+LISTED: tuple[Listed, ...] = tuple(Listed(*row) for row in manifest.RULES)
+CODES: tuple[str, ...] = tuple(listed.code for listed in LISTED)
+PREVIEW: frozenset[str] = frozenset(listed.code for listed in LISTED if listed.preview)  # on only in preview mode
+_ALWAYS = (TREE, SUPPRESSIONS)
+
+
+def runnable(listed: Iterable[Listed], kinds: set[str], containers: set[str], documents: bool) -> list[Listed]:
+    """The rules of `listed` that can find anything in a tree holding documents of `kinds` (by
+    name), containers of the types `containers` (by name), and any `documents` at all (some
+    unreadable): a tree rule and a suppression rule always can."""
+    found = []
+    for each in listed:
+        reads = each.reads
+        if isinstance(reads, tuple):
+            usable = not kinds.isdisjoint(reads)
+        elif reads in _ALWAYS:
+            usable = True
+        elif reads == EVERY_KIND:
+            usable = bool(kinds)
+        elif reads == EVERY_FILE:
+            usable = documents
+        else:
+            usable = reads in containers
+        if usable:
+            found.append(each)
+    return found
+
+
+_FAMILIES: dict[str, Family] = {}
+
+
+def _family(module: str) -> Family:
+    """The family of `module`, imported once."""
+    family = _FAMILIES.get(module)
+    if family is None:
+        # `__import__` with a `fromlist` gives the module itself, without importing `importlib`
+        family = _FAMILIES[module] = __import__(f"{__name__}.{module}", fromlist=["FAMILY"]).FAMILY
+    return family
+
+
+def loaded(listed: Iterable[Listed]) -> list[Rule]:
+    """The rules of `listed`, in its order, importing only their families."""
+    listed = list(listed)
+    modules = dict.fromkeys(each.module for each in listed)
+    rules = {rule.code: rule for module in modules for rule in _family(module).rules}
+    return [rules[each.code] for each in listed]
+
+
+_DECLARED: dict[str, Option] = {}
+
+
+def declared_options() -> dict[str, Option]:
+    """Every configurable threshold as the manifest lists it, the families' own then the core
+    ones the parse layer reads: what the configuration is validated against and defaults to."""
+    if not _DECLARED:
+        from mnemolint.options import SHARED, Option
+
+        _DECLARED.update({entry[0]: Option(*entry) for entry in manifest.OPTIONS})
+        _DECLARED.update({option.name: option for option in SHARED})
+    return _DECLARED
+
+
+def __getattr__(name: str) -> object:
+    """The whole registry, imported on first use of one of its names (PEP 562)."""
+    if name not in ("FAMILIES", "RULES", "BY_CODE", "FAMILY_OF", "OPTIONS"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from mnemolint.options import SHARED
+
+    families = tuple(_family(module) for module in MODULES)
+    rules = tuple(rule for family in families for rule in family.rules)
+    globals().update(
+        FAMILIES=families,
+        RULES=rules,
+        BY_CODE={rule.code: rule for rule in rules},
+        FAMILY_OF={rule.code: family for family in families for rule in family.rules},
+        # Every configurable threshold: the families' own, then the core ones the parse layer reads.
+        OPTIONS={
+            option.name: option for option in (*(option for family in families for option in family.options), *SHARED)
+        },
+    )
+    return globals()[name]

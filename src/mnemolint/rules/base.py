@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 
 from mnemolint.model import Hit
 from mnemolint.options import SHARED, Option
+from mnemolint.precision import preview_reason
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -179,6 +180,8 @@ class Family:
         self.title = title
         self.tag = tag
         self.rules = rules
+        for each in rules:  # a rule is on by default only when measured so (precision.py)
+            each.preview = each.preview or preview_reason(each.code)
         self.options = tuple(dict.fromkeys(option for rule in rules for option in rule.options if option not in SHARED))
         self.security = security
         self.precision = precision or {}
