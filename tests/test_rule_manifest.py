@@ -8,6 +8,7 @@ from pathlib import Path
 
 from mnemolint import rules
 from mnemolint.kinds.base import ContainerType
+from mnemolint.kinds.registry import CONTAINERS, KINDS
 from mnemolint.rules import base, manifest
 from mnemolint.rules.base import Rule
 
@@ -16,8 +17,9 @@ HEAD = '''"""What start-up needs of every rule and option, without importing a f
 family modules by `python tests/test_rule_manifest.py`, which fails while it differs from them.
 
 `RULES`: each rule in registry order, as `rules.Listed` takes it: code, family module, default
-severity, cacheable, in the preview tier, and what it reads (kind names, a container type's name,
-or one of `rules.base`'s TREE, SUPPRESSIONS, EVERY_KIND, EVERY_FILE).
+severity, cacheable, in the preview tier, and what a tree must hold for it to find anything (the
+names of the kinds and container types it reads, or a tree rule's `needs`; else one of
+`rules.base`'s TREE, SUPPRESSIONS, EVERY_KIND, EVERY_FILE).
 `OPTIONS`: each family option, as `Option(name, type, default, help, choices)` takes it.
 """
 
@@ -26,12 +28,13 @@ or one of `rules.base`'s TREE, SUPPRESSIONS, EVERY_KIND, EVERY_FILE).
 WIDTH = 120
 
 
-def _reads(rule: Rule) -> tuple[str, ...] | str:
+def runs_on(rule: Rule) -> tuple[str, ...] | str:
+    """What a tree must hold for `rule` to find anything, as `rules.Listed` says it."""
     if isinstance(rule.reads, tuple):
         return tuple(kind.name for kind in rule.reads)
     if isinstance(rule.reads, ContainerType):
-        return rule.reads.name
-    return rule.reads
+        return (rule.reads.name,)
+    return tuple(each.name for each in rule.needs) if rule.needs else rule.reads
 
 
 def _literal(value: object, indent: int) -> str:
@@ -51,7 +54,7 @@ def _literal(value: object, indent: int) -> str:
 
 def generate() -> str:
     listed = (
-        (rule.code, module, rule.severity, rule.cacheable, bool(rule.preview), _reads(rule))
+        (rule.code, module, rule.severity, rule.cacheable, bool(rule.preview), runs_on(rule))
         for module, family in zip(rules.MODULES, rules.FAMILIES, strict=True)
         for rule in family.rules
     )
@@ -80,22 +83,28 @@ def test_the_light_registry_agrees_with_the_whole_one() -> None:
         (o.name, o.type, o.default, o.help, o.choices) for o in rules.OPTIONS.values()
     ]
     assert rules.loaded(rules.LISTED) == list(rules.RULES)
-    specials = {base.TREE, base.SUPPRESSIONS, base.EVERY_KIND, base.EVERY_FILE}
-    # a container type named like a special would be read as one (`rules.runnable`)
-    assert not {rule.reads.name for rule in rules.RULES if isinstance(rule.reads, ContainerType)} & specials
+    # a tree holds kinds and container types by name (`rules.runnable`): no two share one
+    kinds = [kind.name for kind in KINDS]
+    containers = [container.name for container in CONTAINERS]
+    assert len(set(kinds + containers)) == len(kinds) + len(containers)
+    assert all(rule.reads == base.TREE for rule in rules.RULES if rule.needs)  # only a tree rule needs
 
 
 def test_a_rule_runs_where_its_reads_are_found() -> None:
     by_code = {listed.code: listed for listed in rules.LISTED}
 
-    def runs(code: str, kinds: set[str], containers: set[str], documents: bool = True) -> bool:
-        return bool(rules.runnable([by_code[code]], kinds, containers, documents))
+    def runs(code: str, held: set[str], documents: bool = True) -> bool:
+        return bool(rules.runnable([by_code[code]], held, documents))
 
-    assert runs("MEM201", {"memory topic"}, set()) and not runs("MEM201", {"rule file"}, {"rules dir"})
-    assert runs("MEM101", set(), {"memory dir"}) and not runs("MEM101", {"memory topic"}, {"rules dir"})
-    assert runs("TXT001", {"rule file"}, set()) and not runs("TXT001", set(), set(), documents=True)
-    assert runs("NST002", set(), set(), documents=True) and not runs("NST002", set(), set(), documents=False)
-    assert runs("CLD001", set(), set(), documents=False) and runs("SUP001", set(), set(), documents=False)
+    assert runs("MEM201", {"memory topic"}) and not runs("MEM201", {"rule file", "rules dir"})
+    assert runs("MEM101", {"memory dir"}) and not runs("MEM101", {"memory topic", "rules dir"})
+    assert runs("TXT001", {"rule file"}) and not runs("TXT001", set())
+    assert runs("NST002", set()) and not runs("NST002", set(), documents=False)
+    assert runs("LNK001", set(), documents=False) and runs("SUP001", set(), documents=False)
+    # a tree rule that needs a kind: Claude Code's imports start from an instruction file
+    assert runs("CLD001", {"instruction file"}) and runs("CLD001", {"rule file"})
+    assert not runs("CLD001", {"memory dir", "memory index", "memory topic"})
+    assert runs("GIT001", {"ai-memory dir"}) and not runs("GIT001", {"gitignore"})
 
 
 if __name__ == "__main__":  # write the manifest again

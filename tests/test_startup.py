@@ -81,24 +81,28 @@ MEMORY = {"memory dir", "memory index", "memory topic", TREE, SUPPRESSIONS, EVER
 
 @pytest.mark.parametrize("flags", [(), ("--preview",), ("--preview", "--no-cache")])
 def test_a_small_check_imports_only_the_rule_families_its_files_need(tmp_path: Path, flags: tuple[str, ...]) -> None:
-    """A memory dir's run imports no family whose every rule reads a kind of file or container the
-    tree does not hold (a rules dir's, Copilot's, Windsurf's): the configuration, the selection and
-    --preview read `rules/manifest.py`, and only the families a found kind needs are imported."""
+    """A memory dir's run imports no family whose every rule reads (or, a tree rule, needs) a kind
+    of file or container the tree does not hold (a rules dir's, Claude Code's imports, the
+    `.ai-memory` GIT rules): the configuration, the selection and --preview read
+    `rules/manifest.py`, and only the families a found kind needs are imported."""
     tree = _small_tree(tmp_path / "tree")
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "HOME": str(tmp_path / "home")}
     code, _, _, imported = _probe("check", ".", "--quiet", *flags, cwd=tree, env=env)
     assert code == 0
     active = [rule for rule in RULES if flags or not rule.preview]
     unused = {module for module in MODULES} - {FAMILY_MODULE[rule.code] for rule in active if _reads(rule) & MEMORY}
-    assert unused and "wave" in unused  # the rules dir's family, at least, reads nothing here
+    assert {"wave", "gitignore"} <= unused  # a rules dir's family, and the `.ai-memory` GIT rules, need none here
     assert not set(imported) & unused, "a family was imported that no file of the run needs"
     assert {"index", "manifest"} <= set(imported)  # the memory dir's own rules ran
 
 
 def _reads(rule: Rule) -> set[str]:
-    """The names of what `rule` reads: its kinds, its container type, or what TREE and the like say."""
+    """The names of what `rule` reads: its kinds, its container type, what a tree rule needs, or
+    what TREE and the like say."""
     if isinstance(rule.reads, tuple):
         return {kind.name for kind in rule.reads}
+    if rule.needs:
+        return {each.name for each in rule.needs}
     return {rule.reads if isinstance(rule.reads, str) else rule.reads.name}
 
 

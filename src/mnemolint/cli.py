@@ -27,14 +27,11 @@ class _Parser(argparse.ArgumentParser):
 
 
 class _Formatter(argparse.HelpFormatter):
-    """argparse measures the terminal through `shutil` on every `add_argument`; `os` is enough."""
+    """argparse measures the terminal through `shutil` for every formatter it makes, one per
+    `add_argument`; `os` is enough, once."""
 
     def __init__(self, prog: str) -> None:
-        try:
-            width = int(os.environ.get("COLUMNS", "0")) or os.get_terminal_size(sys.stderr.fileno()).columns
-        except (OSError, ValueError):
-            width = 80
-        super().__init__(prog, width=max(width - 2, 40))
+        super().__init__(prog, width=_width())
 
     def add_argument(self, action: argparse.Action) -> None:
         """argparse measures the command names two columns short of where it prints them, so the
@@ -42,6 +39,20 @@ class _Formatter(argparse.HelpFormatter):
         super().add_argument(action)
         if isinstance(action, argparse._SubParsersAction):
             self._action_max_length += 2
+
+
+_WIDTH: list[int] = []
+
+
+def _width() -> int:
+    """The help's width: the terminal's (or `COLUMNS`), less argparse's margin; 80 without one."""
+    if not _WIDTH:
+        try:
+            width = int(os.environ.get("COLUMNS", "0")) or os.get_terminal_size(sys.stderr.fileno()).columns
+        except (OSError, ValueError):
+            width = 80
+        _WIDTH.append(max(width - 2, 40))
+    return _WIDTH[0]
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:

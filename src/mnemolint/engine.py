@@ -242,9 +242,9 @@ def _audit(
 
 def _runnable(chosen: list[Listed], tree: Tree) -> list[Listed]:
     """The chosen rules that can find anything in `tree`: only their families are imported."""
-    kinds = {document.kind.name for document in tree.documents if document.kind is not None}
-    containers = {container.type.name for container in tree.containers}
-    return runnable(chosen, kinds, containers, bool(tree.documents))
+    held = {document.kind.name for document in tree.documents if document.kind is not None}
+    held.update(container.type.name for container in tree.containers)
+    return runnable(chosen, held, bool(tree.documents))
 
 
 def _open_cache(settings: Settings, rules: list[Listed]) -> cache_module.Cache:

@@ -59,21 +59,22 @@ MODULES: tuple[str, ...] = (
 
 class Listed:
     """A rule as `manifest.py` lists it: what selecting it, caching its findings and deciding
-    whether a tree can run it need, without its module. `reads` is a tuple of kind names, a
-    container type's name, or one of `rules.base`'s `TREE`, `SUPPRESSIONS`, `EVERY_KIND`,
+    whether a tree can run it need, without its module. `runs_on` is what a tree must hold for the
+    rule to find anything: the names of the kinds of document and types of container it reads (a
+    tree rule's `needs`), or one of `rules.base`'s `TREE`, `SUPPRESSIONS`, `EVERY_KIND`,
     `EVERY_FILE`; `preview` whether it is in the preview tier (its reason is the `Rule`'s)."""
 
-    __slots__ = ("code", "module", "severity", "cacheable", "preview", "reads")
+    __slots__ = ("code", "module", "severity", "cacheable", "preview", "runs_on")
 
     def __init__(
-        self, code: str, module: str, severity: str, cacheable: bool, preview: bool, reads: tuple[str, ...] | str
+        self, code: str, module: str, severity: str, cacheable: bool, preview: bool, runs_on: tuple[str, ...] | str
     ) -> None:
         self.code = code
         self.module = module
         self.severity = severity
         self.cacheable = cacheable
         self.preview = preview
-        self.reads = reads
+        self.runs_on = runs_on
 
     def __repr__(self) -> str:
         return f"<Listed {self.code}>"
@@ -85,23 +86,21 @@ PREVIEW: frozenset[str] = frozenset(listed.code for listed in LISTED if listed.p
 _ALWAYS = (TREE, SUPPRESSIONS)
 
 
-def runnable(listed: Iterable[Listed], kinds: set[str], containers: set[str], documents: bool) -> list[Listed]:
-    """The rules of `listed` that can find anything in a tree holding documents of `kinds` (by
-    name), containers of the types `containers` (by name), and any `documents` at all (some
-    unreadable): a tree rule and a suppression rule always can."""
+def runnable(listed: Iterable[Listed], held: set[str], documents: bool) -> list[Listed]:
+    """The rules of `listed` that can find anything in a tree holding the kinds of document and
+    types of container named `held`, and any `documents` at all (some perhaps unreadable): a tree
+    rule that needs nothing and a suppression rule always can."""
     found = []
     for each in listed:
-        reads = each.reads
-        if isinstance(reads, tuple):
-            usable = not kinds.isdisjoint(reads)
-        elif reads in _ALWAYS:
-            usable = True
-        elif reads == EVERY_KIND:
-            usable = bool(kinds)
-        elif reads == EVERY_FILE:
+        runs_on = each.runs_on
+        if isinstance(runs_on, tuple):
+            usable = not held.isdisjoint(runs_on)
+        elif runs_on == EVERY_KIND:  # of a document that was read, which has a kind
+            usable = documents and bool(held)
+        elif runs_on == EVERY_FILE:
             usable = documents
         else:
-            usable = reads in containers
+            usable = runs_on in _ALWAYS
         if usable:
             found.append(each)
     return found

@@ -764,6 +764,7 @@ def daily_header_invalid(document: Document, options: dict) -> Iterator[Hit]:
     "ai-memory-misplaced",
     WARNING,
     reads=TREE,
+    needs=(ai_memory.AI_MEMORY_DIR,),  # `project_dirs`
     reads_members=False,
     summary="An `.ai-memory/` that is not at the repository's top level: the skill reads only that one.",
 )

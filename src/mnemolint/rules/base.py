@@ -77,6 +77,11 @@ class Rule:
     Only such a rule's findings are kept in the cache (cache.py); every other rule runs on every
     run, which is why False is the default.
 
+    `needs`: for a tree rule, the kinds of document or types of container it looks at, when it can
+    find nothing in a tree holding none of them (Claude Code's imports start from an instruction
+    file): it is not run there, and its family not imported (`rules.runnable`). Empty: it runs on
+    every tree.
+
     `reads_members`: for a tree rule, whether it may read documents inside containers (False: it
     reads only files in no container, such as instruction files). A warm run leaves the unchanged
     files of a container whose findings were cached unread unless a tree rule that runs reads
@@ -103,6 +108,7 @@ class Rule:
         "since",
         "cacheable",
         "reads_members",
+        "needs",
         "preview",
     )
 
@@ -133,6 +139,7 @@ class Rule:
         self.since = since
         self.cacheable = cacheable
         self.reads_members = True
+        self.needs: tuple[Kind | ContainerType, ...] = ()
         self.preview = preview
         self.summary = self.describe({})  # a placeholder naming no option of the rule fails here, at import
 
@@ -206,18 +213,21 @@ def rule(
     cacheable: bool = False,
     preview: str | None = None,
     reads_members: bool = True,
+    needs: tuple[Kind | ContainerType, ...] = (),
 ) -> Callable[[Callable[..., Iterable[Hit]]], Rule]:
     """Declare a rule; `summary` is one sentence, shown by `mnemolint rules` and in SARIF, with
     `{option-name}` for each threshold it names (filled in from `options`, never typed in).
     `cacheable=True` only for a per-file rule that is a pure function of its file, or a container
     rule that is one of its container's files (`Rule`); `reads_members=False` for a tree rule
-    that reads no file in a container.
+    that reads no file in a container; `needs=` for a tree rule that finds nothing unless the tree
+    holds one of those kinds of document or container.
     `preview="…"` puts the rule in the preview tier, saying what was measured (one sentence, shown
     on its page, by `mnemolint rules`, in SARIF and JSON)."""
 
     def wrap(check: Callable[..., Iterable[Hit]]) -> Rule:
         made = Rule(code, name, severity, reads, summary, fix, options, reports_on, check, since, cacheable, preview)
         made.reads_members = reads_members
+        made.needs = needs
         return made
 
     return wrap

@@ -24,6 +24,7 @@ from mnemolint.agents.claude_code import (
 )
 from mnemolint.discover.tree import Tree
 from mnemolint.kinds.instructions import claude_loads, placed
+from mnemolint.kinds.registry import KINDS
 from mnemolint.model import ERROR, INFO, WARNING, Hit
 from mnemolint.options import INT, USER_MEMORY, Option
 from mnemolint.parse.imports import MAX_DEPTH, TRAILING, Edge, Expansion, Memo, expand, sensitive_target
@@ -38,6 +39,10 @@ MAX_CHARS = Option(
     f"characters of one instruction file above which Claude Code {VERSION} warns, for its default model "
     f"({DEFAULT_MODEL}); {SMALL_WINDOW_CHAR_LIMIT:,} for a model with a 200,000-token context window",
 )
+
+
+# The kinds of file Claude Code loads as instructions: every expansion starts from one of them.
+ROOTS = tuple(kind for kind in KINDS if kind.instructions)
 
 
 def expansions(tree: Tree, options: dict) -> list[Expansion]:
@@ -104,6 +109,7 @@ def _stripped(edge: Edge) -> str | None:
     "import-not-found",
     WARNING,
     reads=TREE,
+    needs=ROOTS,
     reads_members=False,
     summary="An `@path` import that resolves to no file: Claude Code drops it silently.",
     options=(USER_MEMORY,),
@@ -135,6 +141,7 @@ def import_not_found(tree: Tree, options: dict) -> Iterator[Hit]:
     "import-trailing-punctuation",
     WARNING,
     reads=TREE,
+    needs=ROOTS,
     reads_members=False,
     summary="An `@path` import followed by `:` or `,`: the punctuation becomes part of the path.",
     options=(USER_MEMORY,),
@@ -158,6 +165,7 @@ def import_trailing_punctuation(tree: Tree, options: dict) -> Iterator[Hit]:
     "import-too-deep",
     WARNING,
     reads=TREE,
+    needs=ROOTS,
     reads_members=False,
     summary=f"An `@path` import more than {MAX_DEPTH} levels below the file Claude Code starts from: it never loads.",
     options=(USER_MEMORY,),
@@ -182,6 +190,7 @@ def import_too_deep(tree: Tree, options: dict) -> Iterator[Hit]:
     "import-cycle",
     WARNING,
     reads=TREE,
+    needs=ROOTS,
     reads_members=False,
     summary="`@path` imports that lead back to a file already on the chain: the cycle is cut there.",
     options=(USER_MEMORY,),
@@ -210,6 +219,7 @@ def import_cycle(tree: Tree, options: dict) -> Iterator[Hit]:
     "import-in-code",
     INFO,
     reads=TREE,
+    needs=ROOTS,
     reads_members=False,
     summary="An `@path` naming a file inside a code span or fence: Claude Code does not import it.",
     options=(USER_MEMORY,),
@@ -232,6 +242,7 @@ def import_in_code(tree: Tree, options: dict) -> Iterator[Hit]:
     "claude-md-too-large",
     WARNING,
     reads=TREE,
+    needs=ROOTS,
     reads_members=False,
     summary="An instruction file Claude Code loads that is over {claude-md-max-chars} characters on its own.",
     options=(MAX_CHARS, USER_MEMORY),
@@ -272,6 +283,7 @@ def claude_md_too_large(tree: Tree, options: dict) -> Iterator[Hit]:
     "import-sensitive",
     ERROR,
     reads=TREE,
+    needs=ROOTS,
     reads_members=False,
     summary="An `@path` import naming a credential or system file: Claude Code would send it to the model.",
     options=(USER_MEMORY,),

@@ -72,6 +72,7 @@ def _shown(path: str, tree: Tree) -> str:
     "agents-md-over-budget",
     ERROR,
     reads=TREE,
+    needs=(INSTRUCTION_FILE,),  # the chains are of the instruction files found
     reads_members=False,
     summary="An `AGENTS.md` that Codex cuts or drops: the chain from the git root down to it is over "
     "{codex-max-bytes} bytes.",
@@ -137,6 +138,7 @@ def _advice(total: int, above: bool) -> str:
     "agents-override-committed",
     WARNING,
     reads=TREE,
+    needs=(INSTRUCTION_FILE,),  # the chains are of the instruction files found
     reads_members=False,
     summary="An `AGENTS.override.md` tracked in git: it replaces `AGENTS.md` for everyone who clones.",
 )

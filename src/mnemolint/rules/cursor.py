@@ -139,6 +139,7 @@ def cursor_rule_long(document: Document, options: dict) -> Iterator[Hit]:
     "cursorrules-beside-rules",
     WARNING,
     reads=TREE,
+    needs=(CURSORRULES,),
     reads_members=False,
     reports_on=ON_MEMBERS,
     summary="A legacy `.cursorrules` beside a `.cursor/rules` folder: two places for one project's rules.",

@@ -14,7 +14,7 @@ import os
 from collections.abc import Iterator
 
 from mnemolint import clock
-from mnemolint.kinds.ai_memory import DATED, DIR_NAME, SHARED_NAMES, AiMemoryDir, project_dirs
+from mnemolint.kinds.ai_memory import AI_MEMORY_DIR, DATED, DIR_NAME, SHARED_NAMES, AiMemoryDir, project_dirs
 from mnemolint.kinds.gitignore import GITIGNORE, NAME, Ignores, Verdict, not_read
 from mnemolint.model import ERROR, SAFE, WARNING, Edit, Fix, Hit
 from mnemolint.options import NOW
@@ -107,6 +107,7 @@ def _line_of(verdict: Verdict) -> str:
     "ai-memory-logs-not-ignored",
     WARNING,
     reads=TREE,
+    needs=(AI_MEMORY_DIR,),  # `project_dirs`
     reads_members=False,
     summary="Dated `.ai-memory` logs (daily.md, topics.md, session files) are not ignored by git.",
     fix=SAFE,
@@ -153,6 +154,7 @@ def logs_not_ignored(tree: Tree, options: dict) -> Iterator[Hit]:
     "shared-memory-ignored",
     WARNING,
     reads=TREE,
+    needs=(AI_MEMORY_DIR,),  # `project_dirs`
     reads_members=False,
     summary="`.ai-memory/project_memory.md` or `handoff.md` is ignored by git, so the team never gets it.",
     fix=SAFE,
@@ -210,6 +212,7 @@ def _share_fix(project: _Project, paths: list[str], verdict: Verdict, today: str
     "personal-log-tracked",
     ERROR,
     reads=TREE,
+    needs=(AI_MEMORY_DIR,),  # `project_dirs`
     reads_members=False,
     summary="A dated `.ai-memory` log is already tracked by git (`git ls-files`).",
 )

@@ -24,6 +24,7 @@ from mnemolint.rules.base import EVERY_FILE, TREE, Family, rule
     "claude-md-shadowed",
     WARNING,
     reads=TREE,
+    needs=(INSTRUCTION_FILE,),
     reads_members=False,
     summary="`AGENTS.md` and `CLAUDE.md` in one folder: Wave reads only the first, Claude Code only the second.",
 )

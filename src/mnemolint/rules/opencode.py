@@ -139,6 +139,7 @@ def _agents(name: str) -> str:
     "instruction-file-shadowed",
     WARNING,
     reads=TREE,
+    needs=(INSTRUCTION_FILE,),  # `_named`
     reads_members=False,
     summary="A `CLAUDE.md` that OpenCode never loads: an `AGENTS.md` beside it wins, at the start and on a read below.",
     preview=PREVIEW,
@@ -168,6 +169,7 @@ def instruction_file_shadowed(tree: Tree, options: dict) -> Iterator[Hit]:
     "empty-agents-md-hides",
     WARNING,
     reads=TREE,
+    needs=(INSTRUCTION_FILE,),  # `_named`
     reads_members=False,
     summary="An empty `AGENTS.md` that leaves OpenCode sessions without the `CLAUDE.md` or `CONTEXT.md` "
     "on their way: the empty file wins and is not sent.",
