@@ -26,7 +26,19 @@ def specificity(selector: str) -> int:
 
 
 def _specificity(selectors: Iterable[str], code: str) -> int:
-    return max((specificity(selector) for selector in selectors if matches(selector, code)), default=-1)
+    """The specificity of the most specific of `selectors` matching `code`, -1 for none (`matches`
+    and `specificity` inlined: every run asks it three times for each of ~160 codes)."""
+    best = -1
+    for selector in selectors:
+        if selector == ALL:
+            found = 0
+        elif code.startswith(selector):
+            found = len(selector)
+        else:
+            continue
+        if found > best:
+            best = found
+    return best
 
 
 def check_selectors(selectors: Iterable[str], codes: Iterable[str], where: str) -> None:
