@@ -62,11 +62,37 @@ def display_path(path: str) -> str:
     if inside(path, cwd) and path != cwd:
         rel = path[len(cwd.rstrip(os.sep)) + 1 :]
     else:
-        try:
-            rel = os.path.relpath(path, cwd)
-        except ValueError:  # another drive on Windows
-            rel = path
+        rel = _relative_out(path, cwd)
     return printable(rel.replace(os.sep, "/"))
+
+
+def _relative_out(path: str, cwd: str) -> str:
+    """`os.path.relpath(path, cwd)` for a path outside `cwd`: its folder's once per folder (a
+    report of a tree beside the current directory names thousands of files of a few folders)
+    when the path is absolute and normal, so that relpath's answer is its folder's and its name."""
+    folder, _, name = path.rpartition(os.sep)
+    if (
+        folder
+        and name not in ("", os.curdir, os.pardir)
+        and not os.altsep
+        and os.path.isabs(path)
+        and not any(odd in path for odd in _ODD)
+        and not inside(cwd, path)
+    ):
+        above = _relpath(folder, cwd)
+        return name if above == os.curdir else above + os.sep + name
+    return _relpath(path, cwd)
+
+
+_ODD = (f"{os.sep}.{os.sep}", f"{os.sep}..{os.sep}", os.sep * 2)  # what `os.path.relpath` would normalize
+
+
+@lru_cache(maxsize=256)
+def _relpath(path: str, cwd: str) -> str:
+    try:
+        return os.path.relpath(path, cwd)
+    except ValueError:  # another drive on Windows
+        return path
 
 
 def unicode_out(out: TextIO) -> bool:
