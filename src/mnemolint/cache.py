@@ -21,8 +21,9 @@ and is trusted only once the file is read again and the digest matches.
 The format is `marshal` of plain data (it never runs code, unlike pickle), behind a magic, the
 run's key and a CRC-32; anything else (corrupt, foreign, another version) is ignored and
 rebuilt. Each entry is its stat key, digest, place, whether it holds findings or suppression
-comments, and a body, marshalled on its own and decoded only when a rule of the run reads the
-file, so a run that changed one file writes the others' bodies back as they were.
+comments, a body, marshalled on its own and decoded only when a rule of the run reads the
+file (so a run that changed one file writes the others' bodies back as they were), and the
+marks its text holds (`Document.holds`: a tree rule reading only marked files needs no body).
 Writes go to a temporary file in the cache dir, then replace the old one (atomic; two
 concurrent runs: the last writer wins). A cache dir that is a symlink, that cannot be written, or
 that holds files but no mark of mnemolint's, turns the cache off without a word.
@@ -39,7 +40,7 @@ import time
 from mnemolint import __version__
 from mnemolint.cache_dir import GITIGNORE, TAG, directory, marked, prune
 from mnemolint.model import Diagnostic, Edit, Fix
-from mnemolint.parse.document import FACT_OBJECTS, overlaid
+from mnemolint.parse.document import FACT_MARKS, FACT_OBJECTS, overlaid
 from mnemolint.parse.frontmatter import Ambiguous, FrontMatter
 from mnemolint.parse.suppress import Suppressions
 
@@ -126,7 +127,7 @@ class Cache:
             keys[path] = (size, mtime, inode, info.st_ctime_ns)
             entry = entries.get(path)
             try:
-                if entry is None or entry[0] != size or entry[1] != mtime or entry[2] != inode:
+                if entry is None or entry[0] != size or entry[1] != mtime or entry[2] != inode or len(entry) != 9:
                     continue
                 if entry[5] != _place(document):
                     continue
@@ -161,6 +162,7 @@ class Cache:
             if not entry[6] and not needed(document):
                 found[path] = []
                 self.skipped.add(path)
+                document.recall_marks(entry[8])  # `holds` answers without the body
             else:
                 try:
                     facts, findings = marshal.loads(entry[7])
@@ -380,7 +382,8 @@ def _entry(document: Document, findings: list[tuple], racy_after: int, started: 
     # What `recall` decodes the body for even when no rule of the run reads the file: its
     # findings, and its suppression comments (False: not parsed, so not known to be none).
     flagged = bool(findings) or known[FACT_OBJECTS[1]] is not None
-    return (info.st_size, info.st_mtime_ns, info.st_ino, started, digest, _place(document), flagged, body)
+    marks = known[FACT_MARKS]
+    return (info.st_size, info.st_mtime_ns, info.st_ino, started, digest, _place(document), flagged, body, marks)
 
 
 def _digest(data: bytes) -> bytes:
