@@ -116,8 +116,8 @@ class Cache:
         entries, keys, valid, stat = self.entries, self.keys, self.valid, os.stat
         self.seen.update(document.path for document in documents)
         for document in documents:
-            path = document.path
-            if document.kind is None or overlaid(path):  # an editor's text, not the file
+            path, kind = document.path, document.kind
+            if kind is None or overlaid(path):  # an editor's text, not the file
                 continue
             try:
                 info = stat(path)
@@ -129,7 +129,12 @@ class Cache:
             try:
                 if entry is None or entry[0] != size or entry[1] != mtime or entry[2] != inode or len(entry) != 9:
                     continue
-                if entry[5] != _place(document):
+                place, container = entry[5], document.container
+                if place[1] != document.rel or place[0] != kind.name or len(place) != 4:
+                    continue  # `_place`, compared piece by piece: the hot loop of a warm run
+                if place[2] != (container.path if container is not None else None):
+                    continue
+                if place[3] != kind.reader(document).name:
                     continue
                 if mtime >= entry[3] - RACY_NS:
                     now = _digest_of_file(path, size)

@@ -55,10 +55,11 @@ class ReportOptions:
         self.fingerprints: dict[int, str] | None = None
 
 
-def display_path(path: str) -> str:
-    """Relative to the current directory, with `/` separators, as every format but SARIF shows
-    paths: `printable`, like the messages (a token in a file name is masked there too)."""
-    cwd = os.getcwd()
+def display_path(path: str, cwd: str | None = None) -> str:
+    """Relative to the current directory (`cwd`, when the caller asked it once for many paths),
+    with `/` separators, as every format but SARIF shows paths: `printable`, like the messages (a
+    token in a file name is masked there too)."""
+    cwd = cwd or os.getcwd()
     if inside(path, cwd) and path != cwd:
         rel = path[len(cwd.rstrip(os.sep)) + 1 :]
     else:
