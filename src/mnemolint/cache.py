@@ -39,6 +39,7 @@ import time
 
 from mnemolint import __version__
 from mnemolint.cache_dir import GITIGNORE, TAG, directory, marked, prune
+from mnemolint.discover.listing import Listings
 from mnemolint.model import Diagnostic, Edit, Fix
 from mnemolint.parse.document import FACT_MARKS, FACT_OBJECTS, overlaid
 from mnemolint.parse.frontmatter import Ambiguous, FrontMatter
@@ -81,13 +82,15 @@ class Cache:
         "valid",
         "digests",
         "skipped",
+        "listings",
     )
 
-    def __init__(self, path: str, key: str, stored: tuple[dict, dict], cacheable: frozenset[str]) -> None:
+    def __init__(self, path: str, key: str, stored: tuple[dict, dict, dict], cacheable: frozenset[str]) -> None:
         self.path = path
         self.key = key
         self.started = time.time_ns()  # before any file is read: what racy entries are judged by
-        self.entries, self.containers = stored
+        self.entries, self.containers, listings = stored
+        self.listings = Listings(listings, self.started - RACY_NS)  # the walk's, by directory
         self.cacheable = cacheable
         self.fresh: dict[str, tuple] = {}  # entries made (or vouched for again) this run
         self.fresh_containers: dict[tuple[str, str], tuple] = {}
@@ -258,7 +261,7 @@ class Cache:
     def save(self) -> None:
         """Write the entries (the old ones of files not checked this run carried over, while the
         file is still there), atomically; any failure leaves the cache as it was."""
-        if not self.fresh and not self.fresh_containers:
+        if not self.fresh and not self.fresh_containers and not self.listings.changed:
             return
         seen = self.seen
         entries = {path: entry for path, entry in self.entries.items() if path in seen or os.path.lexists(path)}
@@ -266,7 +269,7 @@ class Cache:
         containers = {key: entry for key, entry in self.containers.items() if os.path.lexists(key[0])}
         containers.update(self.fresh_containers)
         try:
-            payload = marshal.dumps((self.key, entries, containers))
+            payload = marshal.dumps((self.key, entries, containers, self.listings.kept(os.path.lexists)))
             _write(self.path, _MAGIC + _crc(payload).to_bytes(4, "big") + payload)
         except (OSError, ValueError):  # read-only, full, a link in the way; an unmarshallable value
             return
@@ -330,27 +333,27 @@ def _crc(data: bytes) -> int:
     return zlib.crc32(data)
 
 
-def _read(path: str, key: str) -> tuple[dict, dict]:
-    """The entries (by file) and the container results of the cache file at `path` if it is one
-    this run can trust, else none."""
+def _read(path: str, key: str) -> tuple[dict, dict, dict]:
+    """The entries (by file), the container results and the directory listings of the cache file
+    at `path` if it is one this run can trust, else none."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
         with open(fd, "rb") as handle:
             if os.fstat(handle.fileno()).st_size > _MAX_BYTES:
-                return {}, {}
+                return {}, {}, {}
             data = handle.read()
         if not data.startswith(_MAGIC):
-            return {}, {}
+            return {}, {}, {}
         head = len(_MAGIC)
         payload = data[head + 4 :]
         if int.from_bytes(data[head : head + 4], "big") != _crc(payload):
-            return {}, {}
-        stored_key, entries, containers = _without_gc(marshal.loads, payload)
+            return {}, {}, {}
+        stored_key, entries, containers, listings = _without_gc(marshal.loads, payload)
     except (OSError, ValueError, EOFError, TypeError):
-        return {}, {}
-    if stored_key != key or type(entries) is not dict or type(containers) is not dict:
-        return {}, {}
-    return entries, containers
+        return {}, {}, {}
+    if stored_key != key or type(entries) is not dict or type(containers) is not dict or type(listings) is not dict:
+        return {}, {}, {}
+    return entries, containers, listings
 
 
 def _place(document: Document) -> tuple:

@@ -149,7 +149,8 @@ def lint(
     no text after the run (`check`): a large run then holds facts, not texts."""
     dispatch = _Dispatch(active_rules(settings))
     memo = _open_cache(settings, dispatch.rules) if cache and not fixed and not given else None
-    tree = walk(paths, settings) if walk is not None else discover(paths, settings, given)
+    listings = memo.listings if memo is not None else None
+    tree = walk(paths, settings) if walk is not None else discover(paths, settings, given, listings=listings)
     if fixed:
         _use_fixed_text(tree, fixed, settings.options)
     options = settings.options

@@ -134,7 +134,7 @@ class Rule:
         self.check = check
         self.since = since
         self.cacheable = cacheable
-        self.reads_members = True
+        self.reads_members: bool | str = True
         self.preview = preview
         self.summary = self.describe({})  # a placeholder naming no option of the rule fails here, at import
 
