@@ -9,7 +9,8 @@ container, the container) and reader; the run's key (`_key`) covers the mnemolin
 its source files, the settings and the rule selection, so a change to any of them is a different
 cache file. Only the findings of rules declared `cacheable` are kept; every other rule runs on
 every run, from the cached facts (frontmatter, sizes, suppression comments) or, for anything
-else, from the file read lazily. A container's entry (`held`, `hold`) is trusted while the
+else, from the file read lazily. The walk's listing of each unchanged directory is kept too
+(discover/listing.py). A container's entry (`held`, `hold`) is trusted while the
 container holds the same files, each with the stat key it had before the run that made the
 entry read it (its change time too: new bytes with an old mtime put back still show), the same
 other files and marker link, and its rules' questions to the file system get the same answers.
