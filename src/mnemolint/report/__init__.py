@@ -162,9 +162,16 @@ def shown(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
 @lru_cache(maxsize=4_096)  # a language server shows the same messages and names after each keystroke
 def printable(text: str) -> str:
     """`text` as any output may show it: credential-shaped spans masked, control characters escaped."""
+    return visible(_redaction()(text))
+
+
+@lru_cache(maxsize=1)
+def _redaction() -> Callable[[str], str]:
+    """`redact`, imported once on first use (a run with no finding never needs it): an import
+    statement run for each of thousands of texts cost a third of `printable`."""
     from mnemolint.redact import redact
 
-    return visible(redact(text))
+    return redact
 
 
 def writer(name: str) -> Callable[[list[Diagnostic], TextIO, ReportOptions], None]:
