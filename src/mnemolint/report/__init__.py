@@ -64,28 +64,28 @@ def display_path(path: str, cwd: str | None = None) -> str:
         rel = path[len(cwd.rstrip(os.sep)) + 1 :]
     else:
         rel = _relative_out(path, cwd)
-    return printable(rel.replace(os.sep, "/"))
+    return printable(rel if os.sep == "/" else rel.replace(os.sep, "/"))
 
 
 def _relative_out(path: str, cwd: str) -> str:
     """`os.path.relpath(path, cwd)` for a path outside `cwd`: its folder's once per folder (a
     report of a tree beside the current directory names thousands of files of a few folders)
-    when the path is absolute and normal, so that relpath's answer is its folder's and its name."""
-    folder, _, name = path.rpartition(os.sep)
+    when the path is absolute and normal (POSIX), so that relpath's answer is its folder's and its name."""
+    folder, _, name = path.rpartition("/")
     if (
         folder
-        and name not in ("", os.curdir, os.pardir)
+        and os.sep == "/"
         and not os.altsep
-        and os.path.isabs(path)
-        and not any(odd in path for odd in _ODD)
+        and path[0] == "/"
+        and name not in ("", ".", "..")
+        and "/./" not in path
+        and "/../" not in path
+        and "//" not in path
         and not inside(cwd, path)
     ):
         above = _relpath(folder, cwd)
-        return name if above == os.curdir else above + os.sep + name
+        return name if above == "." else above + "/" + name
     return _relpath(path, cwd)
-
-
-_ODD = (f"{os.sep}.{os.sep}", f"{os.sep}..{os.sep}", os.sep * 2)  # what `os.path.relpath` would normalize
 
 
 @lru_cache(maxsize=256)
