@@ -80,7 +80,7 @@ def cached_containers(root: Path) -> int:
         import marshal
 
         data = path.read_bytes()
-        _, _, containers = marshal.loads(data[len(cache._MAGIC) + 4 :])
+        _, _, containers, _ = marshal.loads(data[len(cache._MAGIC) + 4 :])
         total += len(containers)
     return total
 

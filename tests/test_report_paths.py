@@ -7,7 +7,7 @@ import os
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mnemolint.report import relative_to
+from mnemolint.report import _relative_out, display_path, relative_to
 
 PARTS = st.lists(st.sampled_from(["a", "b", ".", "..", "", ".claude", "x y", "..."]), min_size=0, max_size=5)
 
@@ -24,3 +24,26 @@ def test_same_as_relpath(root_parts: list[str], rest: list[str]) -> None:
     root = os.path.normpath("/" + "/".join(root_parts))
     path = root.rstrip("/") + "/" + "/".join(rest) if rest else root
     assert relative_to(path, root) == by_relpath(path, root)
+
+
+@given(PARTS, PARTS, PARTS)
+def test_outside_cwd_same_as_relpath(shared: list[str], cwd_rest: list[str], path_rest: list[str]) -> None:
+    """`display_path`'s answer for a path outside the current directory, computed from its
+    folder's (memoized), is relpath's for the whole path: beside, above or below, `.` and `..`
+    parts, doubled separators, a name equal to one of the current directory's parts."""
+    cwd = os.path.normpath("/" + "/".join(shared + cwd_rest))
+    path = "/" + "/".join(shared + path_rest)
+    assert _relative_out(path, cwd) == os.path.relpath(path, cwd)
+
+
+def test_display_path_beside_cwd(tmp_path, monkeypatch) -> None:
+    here, there = tmp_path / "here", tmp_path / "there" / "memory"
+    here.mkdir()
+    there.mkdir(parents=True)
+    monkeypatch.chdir(here)
+    names = ["MEMORY.md", "topic.md", "..", "x"]
+    for name in names:
+        path = os.path.join(str(there), name)
+        assert display_path(path) == os.path.relpath(path, str(here)).replace(os.sep, "/")
+    assert display_path(str(tmp_path)) == ".."
+    assert display_path(str(here / "a.md")) == "a.md"

@@ -9,7 +9,8 @@ container, the container) and reader; the run's key (`_key`) covers the mnemolin
 its source files, the settings and the rule selection, so a change to any of them is a different
 cache file. Only the findings of rules declared `cacheable` are kept; every other rule runs on
 every run, from the cached facts (frontmatter, sizes, suppression comments) or, for anything
-else, from the file read lazily. A container's entry (`held`, `hold`) is trusted while the
+else, from the file read lazily. The walk's listing of each unchanged directory is kept too
+(discover/listing.py). A container's entry (`held`, `hold`) is trusted while the
 container holds the same files, each with the stat key it had before the run that made the
 entry read it (its change time too: new bytes with an old mtime put back still show), the same
 other files and marker link, and its rules' questions to the file system get the same answers.
@@ -21,8 +22,9 @@ and is trusted only once the file is read again and the digest matches.
 The format is `marshal` of plain data (it never runs code, unlike pickle), behind a magic, the
 run's key and a CRC-32; anything else (corrupt, foreign, another version) is ignored and
 rebuilt. Each entry is its stat key, digest, place, whether it holds findings or suppression
-comments, and a body, marshalled on its own and decoded only when a rule of the run reads the
-file, so a run that changed one file writes the others' bodies back as they were.
+comments, a body, marshalled on its own and decoded only when a rule of the run reads the
+file (so a run that changed one file writes the others' bodies back as they were), and the
+marks its text holds (`Document.holds`: a tree rule reading only marked files needs no body).
 Writes go to a temporary file in the cache dir, then replace the old one (atomic; two
 concurrent runs: the last writer wins). A cache dir that is a symlink, that cannot be written, or
 that holds files but no mark of mnemolint's, turns the cache off without a word.
@@ -38,8 +40,9 @@ import time
 
 from mnemolint import __version__
 from mnemolint.cache_dir import GITIGNORE, TAG, directory, marked, prune
+from mnemolint.discover.listing import Listings
 from mnemolint.model import Diagnostic, Edit, Fix
-from mnemolint.parse.document import FACT_OBJECTS, overlaid
+from mnemolint.parse.document import FACT_MARKS, FACT_OBJECTS, overlaid
 from mnemolint.parse.frontmatter import Ambiguous, FrontMatter
 from mnemolint.parse.suppress import Suppressions
 
@@ -81,13 +84,15 @@ class Cache:
         "valid",
         "digests",
         "skipped",
+        "listings",
     )
 
-    def __init__(self, path: str, key: str, stored: tuple[dict, dict], cacheable: frozenset[str]) -> None:
+    def __init__(self, path: str, key: str, stored: tuple[dict, dict, dict], cacheable: frozenset[str]) -> None:
         self.path = path
         self.key = key
         self.started = time.time_ns()  # before any file is read: what racy entries are judged by
-        self.entries, self.containers = stored
+        self.entries, self.containers, listings = stored
+        self.listings = Listings(listings, self.started - RACY_NS)  # the walk's, by directory
         self.cacheable = cacheable
         self.fresh: dict[str, tuple] = {}  # entries made (or vouched for again) this run
         self.fresh_containers: dict[tuple[str, str], tuple] = {}
@@ -116,8 +121,8 @@ class Cache:
         entries, keys, valid, stat = self.entries, self.keys, self.valid, os.stat
         self.seen.update(document.path for document in documents)
         for document in documents:
-            path = document.path
-            if document.kind is None or overlaid(path):  # an editor's text, not the file
+            path, kind = document.path, document.kind
+            if kind is None or overlaid(path):  # an editor's text, not the file
                 continue
             try:
                 info = stat(path)
@@ -127,9 +132,14 @@ class Cache:
             keys[path] = (size, mtime, inode, info.st_ctime_ns)
             entry = entries.get(path)
             try:
-                if entry is None or entry[0] != size or entry[1] != mtime or entry[2] != inode:
+                if entry is None or entry[0] != size or entry[1] != mtime or entry[2] != inode or len(entry) != 9:
                     continue
-                if entry[5] != _place(document):
+                place, container = entry[5], document.container
+                if place[1] != document.rel or place[0] != kind.name or len(place) != 4:
+                    continue  # `_place`, compared piece by piece: the hot loop of a warm run
+                if place[2] != (container.path if container is not None else None):
+                    continue
+                if place[3] != kind.reader(document).name:
                     continue
                 if mtime >= entry[3] - RACY_NS:
                     now = _digest_of_file(path, size)
@@ -162,6 +172,7 @@ class Cache:
             if not entry[6] and not needed(document):
                 found[path] = []
                 self.skipped.add(path)
+                document.recall_marks(entry[8])  # `holds` answers without the body
             else:
                 try:
                     facts, findings = marshal.loads(entry[7])
@@ -252,7 +263,7 @@ class Cache:
     def save(self) -> None:
         """Write the entries (the old ones of files not checked this run carried over, while the
         file is still there), atomically; any failure leaves the cache as it was."""
-        if not self.fresh and not self.fresh_containers:
+        if not self.fresh and not self.fresh_containers and not self.listings.changed:
             return
         seen = self.seen
         entries = {path: entry for path, entry in self.entries.items() if path in seen or os.path.lexists(path)}
@@ -260,7 +271,7 @@ class Cache:
         containers = {key: entry for key, entry in self.containers.items() if os.path.lexists(key[0])}
         containers.update(self.fresh_containers)
         try:
-            payload = marshal.dumps((self.key, entries, containers))
+            payload = marshal.dumps((self.key, entries, containers, self.listings.kept(os.path.lexists)))
             _write(self.path, _MAGIC + _crc(payload).to_bytes(4, "big") + payload)
         except (OSError, ValueError):  # read-only, full, a link in the way; an unmarshallable value
             return
@@ -324,27 +335,27 @@ def _crc(data: bytes) -> int:
     return zlib.crc32(data)
 
 
-def _read(path: str, key: str) -> tuple[dict, dict]:
-    """The entries (by file) and the container results of the cache file at `path` if it is one
-    this run can trust, else none."""
+def _read(path: str, key: str) -> tuple[dict, dict, dict]:
+    """The entries (by file), the container results and the directory listings of the cache file
+    at `path` if it is one this run can trust, else none."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
         with open(fd, "rb") as handle:
             if os.fstat(handle.fileno()).st_size > _MAX_BYTES:
-                return {}, {}
+                return {}, {}, {}
             data = handle.read()
         if not data.startswith(_MAGIC):
-            return {}, {}
+            return {}, {}, {}
         head = len(_MAGIC)
         payload = data[head + 4 :]
         if int.from_bytes(data[head : head + 4], "big") != _crc(payload):
-            return {}, {}
-        stored_key, entries, containers = _without_gc(marshal.loads, payload)
+            return {}, {}, {}
+        stored_key, entries, containers, listings = _without_gc(marshal.loads, payload)
     except (OSError, ValueError, EOFError, TypeError):
-        return {}, {}
-    if stored_key != key or type(entries) is not dict or type(containers) is not dict:
-        return {}, {}
-    return entries, containers
+        return {}, {}, {}
+    if stored_key != key or type(entries) is not dict or type(containers) is not dict or type(listings) is not dict:
+        return {}, {}, {}
+    return entries, containers, listings
 
 
 def _place(document: Document) -> tuple:
@@ -381,7 +392,8 @@ def _entry(document: Document, findings: list[tuple], racy_after: int, started: 
     # What `recall` decodes the body for even when no rule of the run reads the file: its
     # findings, and its suppression comments (False: not parsed, so not known to be none).
     flagged = bool(findings) or known[FACT_OBJECTS[1]] is not None
-    return (info.st_size, info.st_mtime_ns, info.st_ino, started, digest, _place(document), flagged, body)
+    marks = known[FACT_MARKS]
+    return (info.st_size, info.st_mtime_ns, info.st_ino, started, digest, _place(document), flagged, body, marks)
 
 
 def _digest(data: bytes) -> bytes:

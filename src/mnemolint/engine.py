@@ -157,7 +157,8 @@ def lint(
     no text after the run (`check`): a large run then holds facts, not texts."""
     chosen = active(settings)
     memo = _open_cache(settings, chosen) if cache and not fixed and not given else None
-    tree = walk(paths, settings) if walk is not None else discover(paths, settings, given)
+    listings = memo.listings if memo is not None else None
+    tree = walk(paths, settings) if walk is not None else discover(paths, settings, given, listings=listings)
     if fixed:
         _use_fixed_text(tree, fixed, settings.options)
     dispatch = _Dispatch(loaded(_runnable(chosen, tree)), frozenset(listed.code for listed in chosen))
@@ -288,8 +289,9 @@ def _held(memo: cache_module.Cache, tree: Tree, dispatch: _Dispatch) -> dict[Con
 def _needs_facts(tree: Tree, dispatch: _Dispatch, held: dict[Container, list[tuple]]) -> Callable[[Document], bool]:
     """Whether a rule of this run may read what the cache knows of an unchanged document: one in
     no container (the tree rules' instruction files), in one whose rules run, of a kind that
-    rules not `cacheable` read, or any, when a tree rule may read the files of containers."""
-    if any(rule.reads_members for rule in dispatch.tree):
+    rules not `cacheable` read, or any, when a tree rule may read the files of containers (not
+    one reading only those `Document.holds` marks: the cache gives every document its marks)."""
+    if any(rule.reads_members and rule.reads_members != base.MARKED for rule in dispatch.tree):
         return lambda document: True
     settled = {
         container

@@ -22,12 +22,17 @@ import stat
 from mnemolint.agents import AGENT_HOMES
 from mnemolint.config import Settings
 from mnemolint.discover.exclusion import Exclusion, Globs
+from mnemolint.discover.listing import FILE, FOLDER, LINK, Listings
 from mnemolint.discover.tree import LinkRecord, Tree
 from mnemolint.errors import ConfigError
 from mnemolint.kinds.base import Container, ContainerType
 from mnemolint.kinds.registry import CONTAINERS, kind_of
 from mnemolint.parse.document import Document, head
 from mnemolint.paths import inside, link_hazard, repository, upwards
+
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
+if TYPE_CHECKING:
+    from typing import Any
 
 _MARKERS = {container.marker: container for container in CONTAINERS if container.marker}
 
@@ -50,6 +55,9 @@ class _Walk:
         self.marked: set[tuple] = set()  # directories holding a container marker, as (device, inode)
         self.added: set[str] = set()  # every file found, so that one named and walked is filed once
         self.exclusion = Exclusion(settings)
+        self.listings: Listings | None = None  # the cache's kept listings (listing.py), when there is a cache
+        self._listing: list[tuple[str, str]] | None = None  # the entries of the folder being listed, to keep
+        self._no_gitignore: dict[str, bool] = {}  # folder: whether no `.gitignore` stands in it
         self._configured = [
             (container, Globs(getattr(settings, container.setting.replace("-", "_")), settings.root))
             for container in CONTAINERS
@@ -63,7 +71,8 @@ class _Walk:
         reachable both ways keeps its real name, and the choice between two links never depends
         on the order the file system lists them in. A directory is walked once per container
         that reaches it, by device and inode, so links that fan out and meet again (a diamond:
-        two links per level to the next) cost one walk per directory, not one per path.
+        two links per level to the next) cost one walk per directory, not one per path. A
+        directory whose kept listing stands (listing.py) is not listed again.
         """
         root = os.path.realpath(root)  # links are judged by where they really lead
         try:
@@ -71,25 +80,99 @@ class _Walk:
         except OSError as error:
             self.unreadable.append((top, error.strerror or str(error)))
             return
-        pending = _Pending((top, ((top_stat.st_dev, top_stat.st_ino),), None))
+        pending = _Pending((top, ((top_stat.st_dev, top_stat.st_ino),), None, _stamp(top_stat)))
         while pending:
-            (directory, ancestors, container), through_link = pending.pop()
+            (directory, ancestors, container, stamp), through_link = pending.pop()
             key = ancestors[-1]
             if not self._claim(directory, key, container):
                 continue
-            try:
-                entries = list(os.scandir(directory))
-            except OSError as error:
-                self.unreadable.append((directory, error.strerror or str(error)))
-                continue
             listed = os.path.split(os.path.join(directory, "-"))[0]  # the folder `split` gives its files
-            children = [child for entry in entries if (child := self._visit(entry, listed, ancestors, root))]
+            context = self._listing_context(directory, root)
+            children = self._replay(directory, key + stamp, context, listed, ancestors, root)
+            if children is None:
+                try:
+                    entries = list(os.scandir(directory))
+                except OSError as error:
+                    self.unreadable.append((directory, error.strerror or str(error)))
+                    continue
+                self._listing = [] if context is not None else None
+                children = [child for entry in entries if (child := self._visit(entry, listed, ancestors, root))]
+                if self._listing is not None and self.listings is not None and context is not None:
+                    self.listings.put(directory, key + stamp, context, self._listing)
+                self._listing = None
             if directory in self.marker_dirs:
                 self.marked.add(key)  # it holds a marker: a container under any name, walked once
             if directory in self.container_paths:
                 container = key
-            for path, lineage, via_link in children:
-                pending.push((path, lineage, container), via_link or through_link)
+            for path, lineage, via_link, folder_stamp in children:
+                pending.push((path, lineage, container, folder_stamp), via_link or through_link)
+
+    def _listing_context(self, directory: str, root: str) -> tuple | None:
+        """What a kept listing of `directory` stands on beside its own stat key: the walk's root and
+        work tree. None when it is not to be kept: no cache, or a `.gitignore` may judge its entries
+        (one stands in it or above it, up to the work tree; listing.py)."""
+        if self.listings is None:
+            return None
+        ignores = self.exclusion.gitignore(root)
+        if ignores is None:
+            return (root, None)
+        if not inside(directory, ignores.top):
+            return None
+        for folder in upwards(directory):
+            if not self._without_gitignore(folder):
+                return None
+            if folder == ignores.top:
+                return (root, ignores.top)
+        return None
+
+    def _without_gitignore(self, folder: str) -> bool:
+        """Whether nothing stands at `folder/.gitignore` (asked once per folder in a run)."""
+        known = self._no_gitignore.get(folder)
+        if known is None:
+            try:
+                os.lstat(os.path.join(folder, ".gitignore"))
+                known = False
+            except (FileNotFoundError, NotADirectoryError):
+                known = True
+            except OSError:
+                known = False
+            self._no_gitignore[folder] = known
+        return known
+
+    def _replay(
+        self, directory: str, key: tuple, context: tuple | None, listed: str, ancestors: tuple, root: str
+    ) -> list[tuple] | None:
+        """The folders to walk from `directory`'s kept listing, its files filed and its links
+        judged again as a listing would (`_visit`); None when it has no listing that stands."""
+        if context is None or self.listings is None:
+            return None
+        entries = self.listings.get(directory, key, context)
+        if entries is None:
+            return None
+        prefix = os.path.join(directory, "")
+        children = []
+        for name, kind in entries:
+            path = prefix + name
+            if kind == FILE:
+                self.add_file(path, listed, name)
+            elif kind == LINK:
+                child = self._visit_link(path, name, ancestors, root)
+                if child is not None:
+                    children.append(child)
+            else:  # a folder: its own key, for its own listing
+                try:
+                    info = os.lstat(path)
+                except OSError as error:
+                    self.unreadable.append((path, error.strerror or str(error)))
+                    continue
+                if stat.S_ISDIR(info.st_mode):
+                    children.append((path, ancestors + ((info.st_dev, info.st_ino),), False, _stamp(info)))
+        return children
+
+    def _note(self, name: str, kind: str) -> None:
+        """An entry of the folder being listed, as a kept listing gives it back."""
+        if self._listing is not None:
+            self._listing.append((name, kind))
 
     def _claim(self, directory: str, key: tuple, container: tuple | None) -> bool:
         """Whether to walk `directory` (device and inode `key`, below the container `container`):
@@ -111,15 +194,21 @@ class _Walk:
             return None
         try:
             if entry.is_symlink():  # git ignores a link by its own name, as a file, wherever it leads
-                return None if self._ignored(entry.path, False, root) else self._visit_link(entry, ancestors, root)
+                if self._ignored(entry.path, False, root):
+                    return None
+                self._note(entry.name, LINK)
+                return self._visit_link(entry.path, entry.name, ancestors, root)
             if entry.is_dir(follow_symlinks=False):
                 if self._ignored(entry.path, True, root):
                     return None
                 info = entry.stat(follow_symlinks=False)
-                return entry.path, ancestors + ((info.st_dev, info.st_ino),), False
+                self._note(entry.name, FOLDER)
+                return entry.path, ancestors + ((info.st_dev, info.st_ino),), False, _stamp(info)
             if entry.is_file(follow_symlinks=False) and not self._ignored(entry.path, False, root):
+                self._note(entry.name, FILE)
                 self.add_file(entry.path, directory, entry.name)
         except OSError as error:
+            self._listing = None  # an entry it could not judge: the listing is not kept
             self.unreadable.append((entry.path, error.strerror or str(error)))
         return None
 
@@ -129,6 +218,7 @@ class _Walk:
         ignores = self.exclusion.gitignore(top)
         if ignores is None or not ignores.check_name(path, is_dir).ignored:
             return False
+        self._listing = None  # a verdict of the `.gitignore` files: the folder's listing is not kept
         own = self._type_of(path) if is_dir else None
         container = self.enclosing_container(os.path.dirname(path))
         above = self._type_of(container) if container else None
@@ -145,46 +235,49 @@ class _Walk:
         found = self.placed(directory) or self.container_paths.get(directory)
         return found or next((each for marker, each in _MARKERS.items() if self.holds(directory, marker)), None)
 
-    def _visit_link(self, entry: os.DirEntry, ancestors: tuple, root: str) -> tuple | None:
+    def _visit_link(self, path: str, name: str, ancestors: tuple, root: str) -> tuple | None:
+        """The symlink `path` (named `name`) recorded, and the directory to walk through it, if any."""
         try:
-            target = os.readlink(entry.path)
+            target = os.readlink(path)
         except OSError:
             target = "?"
-        resolved = os.path.realpath(entry.path)  # lstat and readlink only: nothing behind it is opened
-        sensitive = link_hazard(entry.path, target, resolved)
-        facts = {"resolved": resolved, "outside": not inside(resolved, repository(root)), "sensitive": sensitive}
+        resolved = os.path.realpath(path)  # lstat and readlink only: nothing behind it is opened
+        sensitive = link_hazard(path, target, resolved)
+        facts: dict[str, Any] = {
+            "resolved": resolved,
+            "outside": not inside(resolved, repository(root)),
+            "sensitive": sensitive,
+        }
         try:
-            info = os.stat(entry.path)
+            info = os.stat(path)
         except OSError as error:
             if error.errno == errno.ELOOP:
-                self.links.append(LinkRecord(entry.path, target, "cycle", "resolves back to itself", **facts))
+                self.links.append(LinkRecord(path, target, "cycle", "resolves back to itself", **facts))
             else:
-                self.links.append(LinkRecord(entry.path, target, "dangling", error.strerror or "", **facts))
-            self._unfollowed(entry, "dangling" if error.errno != errno.ELOOP else "a loop")
+                self.links.append(LinkRecord(path, target, "dangling", error.strerror or "", **facts))
+            self._unfollowed(path, name, "dangling" if error.errno != errno.ELOOP else "a loop")
             return None
         key = (info.st_dev, info.st_ino)
         is_dir = stat.S_ISDIR(info.st_mode)
         # A folder the link sits in, seen from the root down (`ancestors`) or above the root (`..`
         # out of the tree): following it would walk this folder again, inside itself.
-        if is_dir and (key in ancestors or inside(os.path.realpath(os.path.dirname(entry.path)), resolved)):
-            record = LinkRecord(
-                entry.path, target, "cycle", "points back to a directory it is inside", is_dir=True, **facts
-            )
+        if is_dir and (key in ancestors or inside(os.path.realpath(os.path.dirname(path)), resolved)):
+            record = LinkRecord(path, target, "cycle", "points back to a directory it is inside", is_dir=True, **facts)
             self.links.append(record)
             return None
-        self.links.append(LinkRecord(entry.path, target, is_dir=is_dir, **facts))
+        self.links.append(LinkRecord(path, target, is_dir=is_dir, **facts))
         if sensitive:
-            self._unfollowed(entry, "it leads to a sensitive place")
+            self._unfollowed(path, name, "it leads to a sensitive place")
             return None  # never read a credential folder, a key or a system file, even inside the root
-        if not inside(resolved, root) and not self._links_out(entry.path):
-            self._unfollowed(entry, "it leads out of the linted tree")
+        if not inside(resolved, root) and not self._links_out(path):
+            self._unfollowed(path, name, "it leads out of the linted tree")
             return None  # never read what lies behind a link out of the linted root
         if is_dir:
-            if self._within_own_container(entry.path, resolved):
+            if self._within_own_container(path, resolved):
                 return None  # its files are walked under their real names: no topic twice
-            return entry.path, ancestors + (key,), True
+            return path, ancestors + (key,), True, _stamp(info)
         if stat.S_ISREG(info.st_mode):
-            self.add_file(entry.path)
+            self.add_file(path)
         return None
 
     def placed(self, directory: str) -> ContainerType | None:
@@ -223,12 +316,12 @@ class _Walk:
         container = self.enclosing_container(os.path.dirname(link))
         return container is not None and inside(resolved, os.path.realpath(container))
 
-    def _unfollowed(self, entry: os.DirEntry, reason: str) -> None:
+    def _unfollowed(self, path: str, name: str, reason: str) -> None:
         """A marker file that is a link not followed (a linked `MEMORY.md`) still makes its directory
         a container."""
-        if entry.name in _MARKERS:
-            directory = os.path.dirname(entry.path)
-            self._marked_by(directory, entry.name)
+        if name in _MARKERS:
+            directory = os.path.dirname(path)
+            self._marked_by(directory, name)
             self.unfollowed_marker[directory] = reason
 
     def add_given(self, path: str, named: bool = True) -> None:
@@ -289,8 +382,8 @@ def holds_marker(directory: str, marker: str, text: str | None = None) -> bool:
 
 
 class _Pending:
-    """Directories still to walk, as (path, device-and-inode lineage, container above): the real
-    ones first, depth first; then those reached through a link, by path."""
+    """Directories still to walk, as (path, device-and-inode lineage, container above, mtime and
+    ctime): the real ones first, depth first; then those reached through a link, by path."""
 
     __slots__ = ("real", "linked")
 
@@ -318,6 +411,11 @@ class _Pending:
         heappush(self.linked, directory)
 
 
+def _stamp(info: os.stat_result) -> tuple[int, int]:
+    """A directory's mtime and ctime: with its device and inode, the key of its kept listing."""
+    return info.st_mtime_ns, info.st_ctime_ns
+
+
 def placed(directory: str, settings: Settings) -> ContainerType | None:
     """The container type `directory` is by where it is or by a configured glob, as the walk judges it."""
     return _Walk(settings).placed(directory)
@@ -328,6 +426,7 @@ def discover(
     settings: Settings,
     given: dict[str, tuple[bytes, int]] | None = None,
     whole_containers: bool = True,
+    listings: Listings | None = None,
 ) -> Tree:
     """Walk directories, find the containers, and classify every file through the kind registry.
     `given` maps named files (absolute) to their bytes and size read from elsewhere (standard
@@ -337,6 +436,7 @@ def discover(
     given = given or {}
     walk = _Walk(settings)
     walk.given = given
+    walk.listings = listings
     focus: set[str] = set()
     explicit_files: list[str] = []
     roots: list[str] = []

@@ -72,6 +72,7 @@ _FACTS = (
 # Where in `facts()` the objects are (the parsed frontmatter, the suppressions), which the cache
 # freezes into plain data and thaws back.
 FACT_OBJECTS = (_FACTS.index("_frontmatter"), _FACTS.index("_suppressions"))
+FACT_MARKS = _FACTS.index("_marks")  # which of `MARKS` the text holds (`holds`), kept beside the facts too
 
 
 # Texts that stand for files, by absolute path: an editor's unsaved buffers (`mnemolint server`).
@@ -391,6 +392,10 @@ class Document:
         for name, value in zip(_FACTS, facts, strict=True):
             setattr(self, name, value)
         self._recalled = True
+
+    def recall_marks(self, marks: tuple[str, ...] | None) -> None:
+        """Take what `holds` answers (from `facts()` of an unchanged file) without its other facts."""
+        self._marks = marks
 
     def derived(self, key: str, make: Callable[[Document], T]) -> T:
         """What `make(self)` computes of this file's text alone (an index's classified lines, what

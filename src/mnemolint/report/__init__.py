@@ -55,18 +55,45 @@ class ReportOptions:
         self.fingerprints: dict[int, str] | None = None
 
 
-def display_path(path: str) -> str:
-    """Relative to the current directory, with `/` separators, as every format but SARIF shows
-    paths: `printable`, like the messages (a token in a file name is masked there too)."""
-    cwd = os.getcwd()
+def display_path(path: str, cwd: str | None = None) -> str:
+    """Relative to the current directory (`cwd`, when the caller asked it once for many paths),
+    with `/` separators, as every format but SARIF shows paths: `printable`, like the messages (a
+    token in a file name is masked there too)."""
+    cwd = cwd or os.getcwd()
     if inside(path, cwd) and path != cwd:
         rel = path[len(cwd.rstrip(os.sep)) + 1 :]
     else:
-        try:
-            rel = os.path.relpath(path, cwd)
-        except ValueError:  # another drive on Windows
-            rel = path
-    return printable(rel.replace(os.sep, "/"))
+        rel = _relative_out(path, cwd)
+    return printable(rel if os.sep == "/" else rel.replace(os.sep, "/"))
+
+
+def _relative_out(path: str, cwd: str) -> str:
+    """`os.path.relpath(path, cwd)` for a path outside `cwd`: its folder's once per folder (a
+    report of a tree beside the current directory names thousands of files of a few folders)
+    when the path is absolute and normal (POSIX), so that relpath's answer is its folder's and its name."""
+    folder, _, name = path.rpartition("/")
+    if (
+        folder
+        and os.sep == "/"
+        and not os.altsep
+        and path[0] == "/"
+        and name not in ("", ".", "..")
+        and "/./" not in path
+        and "/../" not in path
+        and "//" not in path
+        and not inside(cwd, path)
+    ):
+        above = _relpath(folder, cwd)
+        return name if above == "." else above + "/" + name
+    return _relpath(path, cwd)
+
+
+@lru_cache(maxsize=256)
+def _relpath(path: str, cwd: str) -> str:
+    try:
+        return os.path.relpath(path, cwd)
+    except ValueError:  # another drive on Windows
+        return path
 
 
 def unicode_out(out: TextIO) -> bool:
@@ -135,9 +162,16 @@ def shown(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
 @lru_cache(maxsize=4_096)  # a language server shows the same messages and names after each keystroke
 def printable(text: str) -> str:
     """`text` as any output may show it: credential-shaped spans masked, control characters escaped."""
+    return visible(_redaction()(text))
+
+
+@lru_cache(maxsize=1)
+def _redaction() -> Callable[[str], str]:
+    """`redact`, imported once on first use (a run with no finding never needs it): an import
+    statement run for each of thousands of texts cost a third of `printable`."""
     from mnemolint.redact import redact
 
-    return visible(redact(text))
+    return redact
 
 
 def writer(name: str) -> Callable[[list[Diagnostic], TextIO, ReportOptions], None]:

@@ -7,6 +7,8 @@ comes from rich, imported only when colour was chosen (`report.color`).
 
 from __future__ import annotations
 
+import os
+
 from mnemolint.model import ERROR, INFO, SAFE, WARNING, Diagnostic
 from mnemolint.parse.textutil import plural
 from mnemolint.report import ReportOptions, display_path
@@ -19,8 +21,8 @@ _STYLE = {ERROR: "bold red", WARNING: "yellow", INFO: "cyan"}
 MARK = "[*] "
 
 
-def location(diagnostic: Diagnostic) -> str:
-    path = display_path(diagnostic.path)
+def location(diagnostic: Diagnostic, cwd: str | None = None) -> str:
+    path = display_path(diagnostic.path, cwd)
     if diagnostic.line is None:
         return path
     return f"{path}:{diagnostic.line}:{diagnostic.column or 1}"
@@ -72,9 +74,10 @@ def write(diagnostics: list[Diagnostic], out: TextIO, options: ReportOptions) ->
     if options.color:
         _write_rich(diagnostics, out, options)
         return
+    cwd = os.getcwd()  # once, not once per finding: a system call
     for diagnostic in diagnostics:
         mark = MARK if fixable(diagnostic, options.fixes) else ""
-        out.write(f"{location(diagnostic)}: {diagnostic.code} {mark}{diagnostic.message}\n")
+        out.write(f"{location(diagnostic, cwd)}: {diagnostic.code} {mark}{diagnostic.message}\n")
     if not options.quiet:
         for line in _closing(diagnostics, options):
             out.write(line + "\n")

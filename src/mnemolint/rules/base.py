@@ -35,6 +35,7 @@ SUPPRESSIONS = "suppressions"
 
 # For container rules, which file their findings are about; this decides whether a run over a
 # few changed files (pre-commit) needs the rule at all.
+MARKED = "where marked"  # `reads_members`: a tree rule reads a member only where `Document.holds` finds a mark
 ON_ANCHOR = "anchor"  # the container's anchor file (a memory dir's MEMORY.md)
 ON_MEMBERS = "members"  # the documents in it (a memory dir's topics)
 ON_EACH = "each"  # the file each finding names, reported only where that file is in focus (an index's own lines)
@@ -86,6 +87,8 @@ class Rule:
     reads only files in no container, such as instruction files). A warm run leaves the unchanged
     files of a container whose findings were cached unread unless a tree rule that runs reads
     them; a wrong False costs only time (the file is then read when asked for), never a finding.
+    `MARKED`: it reads a member only once `Document.holds` found a mark in it (the CIT rules: a
+    citation), which the cache answers for an unchanged file without decoding what it knows of it.
 
     `preview`: why the rule is not on by default, as measured (its precision on repositories it
     was not tuned on, or how few findings there were to judge); None for a default rule. A
@@ -138,7 +141,7 @@ class Rule:
         self.check = check
         self.since = since
         self.cacheable = cacheable
-        self.reads_members = True
+        self.reads_members: bool | str = True
         self.needs: tuple[Kind | ContainerType, ...] = ()
         self.preview = preview
         self.summary = self.describe({})  # a placeholder naming no option of the rule fails here, at import
@@ -212,15 +215,16 @@ def rule(
     since: str = "0.1.0",
     cacheable: bool = False,
     preview: str | None = None,
-    reads_members: bool = True,
+    reads_members: bool | str = True,
     needs: tuple[Kind | ContainerType, ...] = (),
 ) -> Callable[[Callable[..., Iterable[Hit]]], Rule]:
     """Declare a rule; `summary` is one sentence, shown by `mnemolint rules` and in SARIF, with
     `{option-name}` for each threshold it names (filled in from `options`, never typed in).
     `cacheable=True` only for a per-file rule that is a pure function of its file, or a container
     rule that is one of its container's files (`Rule`); `reads_members=False` for a tree rule
-    that reads no file in a container; `needs=` for a tree rule that finds nothing unless the tree
-    holds one of those kinds of document or container.
+    that reads no file in a container, `MARKED` for one that reads only those `Document.holds` marks;
+    `needs=` for a tree rule that finds nothing unless the tree holds one of those kinds of document
+    or container.
     `preview="…"` puts the rule in the preview tier, saying what was measured (one sentence, shown
     on its page, by `mnemolint rules`, in SARIF and JSON)."""
 

@@ -36,7 +36,7 @@ from mnemolint.parse import citations
 from mnemolint.parse.document import CITES
 from mnemolint.parse.textutil import quote
 from mnemolint.paths import inside, repository
-from mnemolint.rules.base import TREE, Family, rule
+from mnemolint.rules.base import MARKED, TREE, Family, rule
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -165,6 +165,7 @@ def _place(rel: str) -> tuple[str, str]:
     "citation-missing-file",
     WARNING,
     reads=TREE,
+    reads_members=MARKED,
     summary="A memory cites `path/file.ext:123` and that file is not in the project.",
 )
 def citation_missing_file(tree: Tree, options: dict) -> Iterator[Hit]:
@@ -185,6 +186,7 @@ def citation_missing_file(tree: Tree, options: dict) -> Iterator[Hit]:
     "citation-line-out-of-range",
     WARNING,
     reads=TREE,
+    reads_members=MARKED,
     summary="A memory cites a line (or a range) past the end of the cited file.",
 )
 def citation_line_out_of_range(tree: Tree, options: dict) -> Iterator[Hit]:
@@ -208,6 +210,7 @@ def citation_line_out_of_range(tree: Tree, options: dict) -> Iterator[Hit]:
     "stale-citation",
     INFO,
     reads=TREE,
+    reads_members=MARKED,
     summary="A memory cites a file that changed more than {citation-max-age-days} days after the memory "
     "was last written.",
     options=(MAX_AGE,),
