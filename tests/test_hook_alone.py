@@ -105,6 +105,12 @@ def wave(root: Path) -> Path:
     return rich(root, ".wave/projects/demo/memory")
 
 
+def over_the_whole_dir(lint_arguments: dict) -> bool:
+    """Whether the hook's call of `engine.lint` walks the memory dir whole (else: the written file
+    and its index alone, `hook._alone`)."""
+    return getattr(lint_arguments.get("walk"), "func", None) is not hook._alone
+
+
 def whole(path: str, preview: bool) -> str:
     """The reminder as a run over the whole memory dir gives it (the hook's fallback)."""
     settings = load_settings(None, path)
@@ -127,7 +133,7 @@ def test_the_reminder_is_the_whole_dirs_for_every_file(
     lint = engine.lint
 
     def counted(*args, **kwargs):
-        calls.append(kwargs.get("walk") is None)
+        calls.append(over_the_whole_dir(kwargs))
         return lint(*args, **kwargs)
 
     said = 0
@@ -150,7 +156,7 @@ def test_the_rich_dir_takes_each_way(tmp_path: Path, monkeypatch: pytest.MonkeyP
     lint = engine.lint
 
     def counted(*args, **kwargs):
-        ways.setdefault((name, preview), []).append(kwargs.get("walk") is None)
+        ways.setdefault((name, preview), []).append(over_the_whole_dir(kwargs))
         return lint(*args, **kwargs)
 
     monkeypatch.setattr(engine, "lint", counted)
@@ -290,7 +296,7 @@ def test_a_memory_dir_inside_another_is_linted_whole(tmp_path: Path, monkeypatch
     rules = write_tree(tmp_path, {"proj/.claude/rules/MEMORY.md": "- [Gone](gone.md) — removed\n"})
     calls: list[bool] = []
     lint = engine.lint
-    monkeypatch.setattr(engine, "lint", lambda *a, **k: calls.append(k.get("walk") is None) or lint(*a, **k))
+    monkeypatch.setattr(engine, "lint", lambda *a, **k: calls.append(over_the_whole_dir(k)) or lint(*a, **k))
     for path in (memdir / "sub" / "inner.md", rules / "proj/.claude/rules/MEMORY.md"):
         for preview in (False, True):
             calls.clear()

@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from mnemolint.config import Settings
     from mnemolint.kinds.base import Container
     from mnemolint.parse.document import Document
+    from mnemolint.parse.index_lines import IndexLine
     from mnemolint.rules.base import Rule
 
 RACY_NS = 2_000_000_000  # mtime this close to the reading run: the stat key alone is not trusted
@@ -625,3 +626,81 @@ def _create(path: str, data: bytes) -> None:
         return
     with open(fd, "wb") as handle:
         handle.write(data)
+
+
+# --- The agent hook's index facts (commands/hook.py) ------------------------------------------
+# `mnemolint hook` lints a write with the written file and its `MEMORY.md` alone; classifying a
+# 2,000-line index and working out what each of its links may name is most of that run. Both are
+# functions of the index's text alone (and of the options that say how it is read), so they are
+# kept with that text, and given back only for the same text (compared whole: no digest to collide,
+# and no hashing library to load on the hook's every call): a write to a topic, which leaves the
+# index as it was, reads the index and classifies nothing. One file per version folder
+# (`INDEX_FACTS`), the check cache's format under a key of its own, holding the last few indexes.
+
+INDEX_FACTS = "hook.cache"
+INDEXES_KEPT = 8  # memory dirs whose index facts are kept: the ones an agent wrote to last
+
+
+class IndexFacts:
+    """The index facts of one run of the hook: `recall` what is known of an index's text, `keep`
+    what this run worked out of a new one."""
+
+    __slots__ = ("path", "key", "stored")
+
+    def __init__(self, path: str, key: str, stored: dict) -> None:
+        self.path = path
+        self.key = key
+        self.stored = stored
+
+    @classmethod
+    def open(cls, settings: Settings) -> IndexFacts:
+        key = repr(("index facts", __version__, sys.version_info[:2], marshal.version, _source_stamp()))
+        path = os.path.join(directory(settings.source, settings.cache_dir, settings.root), __version__, INDEX_FACTS)
+        return cls(path, key, _read(path, key)[0])
+
+    def recall(self, index: Document) -> tuple[list[IndexLine], dict[str, tuple[str, ...]]] | None:
+        """The classified lines of `index` and the names each link target may stand for, when this
+        text was seen before with these options; None otherwise (or for an entry of the wrong shape)."""
+        read = _as_read(index)
+        entry = self.stored.get(index.path)
+        if read is None or entry is None or type(entry) is not tuple or len(entry) != 3 or entry[0] != read:
+            return None
+        try:
+            return _thaw_lines(entry[1]), dict(entry[2])
+        except (TypeError, ValueError):
+            return None
+
+    def keep(self, index: Document, lines: list[IndexLine], candidates: dict[str, tuple[str, ...]]) -> None:
+        """Keep the facts of `index`'s text (the last `INDEXES_KEPT` indexes), atomically; a
+        failure leaves the file as it was."""
+        read = _as_read(index)
+        entry = self.stored.get(index.path)
+        if read is None or type(entry) is tuple and entry[:1] == (read,):
+            return  # known already
+        stored = {path: entry for path, entry in self.stored.items() if path != index.path and os.path.lexists(path)}
+        kept = dict(list(stored.items())[-(INDEXES_KEPT - 1) :])
+        kept[index.path] = (read, _frozen_lines(lines), tuple(candidates.items()))
+        try:
+            payload = marshal.dumps((self.key, kept, {}))
+            _write(self.path, _MAGIC + _crc(payload).to_bytes(4, "big") + payload)
+        except (OSError, ValueError):
+            return
+
+
+def _as_read(index: Document) -> tuple[str, str] | None:
+    """What an index's facts are a function of: the options that say how it is read, and its text."""
+    text = index.text
+    return None if text is None else (repr(sorted(index.options.items())), text)
+
+
+def _frozen_lines(lines: list[IndexLine]) -> tuple:
+    def links(line: IndexLine) -> tuple:
+        return tuple((link.title, link.target, link.column, link.end_column) for link in line.links)
+
+    return tuple((line.number, line.text, line.kind, links(line)) for line in lines)
+
+
+def _thaw_lines(frozen: tuple) -> list[IndexLine]:
+    from mnemolint.parse.index_lines import IndexLine, Link
+
+    return [IndexLine(number, text, kind, [Link(*link) for link in links]) for number, text, kind, links in frozen]

@@ -71,6 +71,7 @@ class MemoryDir(Container):
         "_cuts",
         "_by_name",
         "_asked",
+        "_names",
     )
 
     def __init__(self, path: str) -> None:
@@ -85,6 +86,7 @@ class MemoryDir(Container):
         self._cuts: dict[tuple[int, int], LoadCut] = {}
         self._by_name: set[tuple[str, str]] = set()  # resolutions no file system answer went into
         self._asked = False  # whether the resolution under way asked the file system
+        self._names: dict[str, tuple[str, ...]] = {}  # what each link target may name (`_candidates`)
 
     @property
     def readers(self) -> tuple[Agent, ...]:
@@ -133,6 +135,17 @@ class MemoryDir(Container):
                 # An unclosed `---` is no frontmatter here: the agent loads the index as is.
                 self._lines = index.derived("index lines", _classified)
         return self._lines
+
+    def index_facts(self) -> tuple[list[IndexLine], dict[str, tuple[str, ...]]]:
+        """What this run worked out of the index's text alone: its classified lines, and the
+        names each link target met may stand for (kept by the agent hook, cache.IndexFacts)."""
+        return self.lines, self._names
+
+    def recall_index(self, lines: list[IndexLine], names: dict[str, tuple[str, ...]]) -> None:
+        """Take `index_facts()` of an earlier run on the same text of the index instead of
+        classifying it again."""
+        self._lines = lines
+        self._names.update(names)
 
     def secondary(self, document: Document) -> list[IndexLine] | None:
         """A topic file's classified lines when it is a secondary index, else None.
@@ -232,7 +245,9 @@ class MemoryDir(Container):
             return Resolved(None, URL)
         if target.startswith(("/", "\\", "~")) or _DRIVE.match(target):
             return Resolved(None, ABSOLUTE)
-        candidates = _candidates(target)
+        candidates = self._names.get(target)
+        if candidates is None:
+            candidates = self._names[target] = _candidates(target)
         if base:
             candidates = tuple(posixpath.normpath(posixpath.join(base, rel)) for rel in candidates)
         unknown: str | None = None

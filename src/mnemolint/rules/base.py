@@ -39,6 +39,18 @@ ON_MEMBERS = "members"  # the documents in it (a memory dir's topics)
 ON_EACH = "each"  # the file each finding names, reported only where that file is in focus (an index's own lines)
 ON_CONTAINER = "container"  # the container as a whole
 
+# For a memory-dir rule, when what it says of a write depends on the dir's other topics
+# (`reads_other_members`): the agent hook (commands/hook.py) lints a write with the written file
+# and its index alone unless a rule in force says it may need them. "What it says of a write": of
+# a topic write, its findings on the topic and on the index lines that link it; of an index write,
+# its findings on the index (and MEM105's orphans).
+OTHERS_ALWAYS = "always"  # may depend on any other topic: the hook lints the whole dir (the default)
+OTHERS_NEVER = "never"  # reads the index and the file it reports on; a link to another resolves by name
+OTHERS_LINKED = "linked"  # on an index line, reads the topic it links: of an index write, every topic
+OTHERS_WHEN_FOUND = "when found"  # only where it has a finding in the reminder (the cut's count of them)
+OTHERS_UNLINKED = "unlinked"  # only for a topic no line of the index links (a secondary index may)
+OTHERS_MARKED = "marked"  # only for a topic that holds a link or relation (parse/document.MARKS)
+
 
 class Audit:
     """What a `reads=SUPPRESSIONS` rule is given: a document's suppression comments once the run's
@@ -81,6 +93,10 @@ class Rule:
     files of a container whose findings were cached unread unless a tree rule that runs reads
     them; a wrong False costs only time (the file is then read when asked for), never a finding.
 
+    `reads_other_members`: for a memory-dir rule, when what it says of a write to one topic (or
+    to the index) depends on the other topics (`OTHERS_ALWAYS`, the default, … `OTHERS_MARKED`);
+    a wrong value changes the agent hook's reminder, so a new rule is judged over the whole dir.
+
     `preview`: why the rule is not on by default, as measured (its precision on repositories it
     was not tuned on, or how few findings there were to judge); None for a default rule. A
     preview rule runs only with `--preview` or `preview = true`, however it is selected
@@ -102,6 +118,7 @@ class Rule:
         "since",
         "cacheable",
         "reads_members",
+        "reads_other_members",
         "preview",
     )
 
@@ -132,6 +149,7 @@ class Rule:
         self.since = since
         self.cacheable = cacheable
         self.reads_members = True
+        self.reads_other_members = OTHERS_ALWAYS
         self.preview = preview
         self.summary = self.describe({})  # a placeholder naming no option of the rule fails here, at import
 
@@ -203,18 +221,20 @@ def rule(
     cacheable: bool = False,
     preview: str | None = None,
     reads_members: bool = True,
+    reads_other_members: str = OTHERS_ALWAYS,
 ) -> Callable[[Callable[..., Iterable[Hit]]], Rule]:
     """Declare a rule; `summary` is one sentence, shown by `mnemolint rules` and in SARIF, with
     `{option-name}` for each threshold it names (filled in from `options`, never typed in).
     `cacheable=True` only for a per-file rule that is a pure function of its file, or a container
     rule that is one of its container's files (`Rule`); `reads_members=False` for a tree rule
-    that reads no file in a container.
+    that reads no file in a container; `reads_other_members` for a memory-dir rule (`Rule`).
     `preview="…"` puts the rule in the preview tier, saying what was measured (one sentence, shown
     on its page, by `mnemolint rules`, in SARIF and JSON)."""
 
     def wrap(check: Callable[..., Iterable[Hit]]) -> Rule:
         made = Rule(code, name, severity, reads, summary, fix, options, reports_on, check, since, cacheable, preview)
         made.reads_members = reads_members
+        made.reads_other_members = reads_other_members
         return made
 
     return wrap
