@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import benchmark
@@ -20,6 +21,7 @@ from conftest import run_cli, write_tree
 from mnemolint import engine
 from mnemolint.commands import hook
 from mnemolint.config import load_settings
+from mnemolint.kinds.memory import MemoryDir
 from mnemolint.report import shown
 
 AUTO = "home/.claude/projects/-home-me-proj/memory"  # Claude Code's auto memory, under a HOME
@@ -119,7 +121,11 @@ def whole(path: str, preview: bool) -> str:
     index = os.path.join(memdir, "MEMORY.md") if memdir else path
     paths = [path] + ([index] if path != index and os.path.isfile(index) else [])
     result = engine.lint(paths, settings)
-    about = hook._lines_linking(result.tree, path, index)
+    about = set()
+    for container in result.tree.containers:
+        if isinstance(container, MemoryDir) and container.index_path == index:
+            rel = next((each.rel for each in container.topics if each.path == path), None)
+            about = {line.number for line in container.lines if rel is not None and rel in container.targets([line])}
     return hook.compose(path, shown(hook._reminded(result.diagnostics, path, index, about)))
 
 
@@ -146,6 +152,61 @@ def test_the_reminder_is_the_whole_dirs_for_every_file(
         said += bool(text)
         assert calls in ([False], [False, True], [True])
     assert said  # the dirs draw reminders: the comparison is not of empty texts
+
+
+def changes(memdir: Path) -> Iterator[str]:
+    """What happens to a memory dir between two hook calls, each kept: nothing, a topic's title,
+    description and links edited, a topic created with another's title, one deleted, and the index
+    edited (an entry dropped, one added, one's summary changed to the same length)."""
+    topics = sorted(path for path in memdir.rglob("*.md") if path.name != "MEMORY.md")
+    yield "nothing"
+    topics[0].write_text(topic("twin", "now about something else", body="See [b](b.md) and [x](sub/x.md)."))
+    yield "a topic edited"
+    (memdir / "new.md").write_text(topic("twin", "a new one"))
+    yield "a topic created"
+    topics[-1].unlink()
+    yield "a topic deleted"
+    index = memdir / "MEMORY.md"
+    if index.exists():
+        lines = index.read_text(encoding="utf-8").splitlines(keepends=True)
+        linked = [number for number, line in enumerate(lines) if "](" in line]
+        lines[linked[-1]] = lines[linked[-1]].replace("notes", "NOTES")
+        del lines[linked[0]]
+        index.write_text("".join(lines) + "- [New](new.md) — a new one\n", encoding="utf-8")
+        yield "the index edited"
+
+
+def differences(memdir: Path, preview: bool) -> list[tuple[str, str]]:
+    """Each change (`changes`) and file whose reminder, by the hook with what it keeps between
+    calls (the index facts, the check cache), is not what a run over the whole dir says."""
+    found = []
+    for change in changes(memdir):
+        for path in sorted(str(path) for path in memdir.rglob("*.md")):
+            if hook.reminder(path, None, preview) != whole(path, preview):
+                found.append((change, os.path.relpath(path, memdir)))
+    return found
+
+
+@pytest.mark.parametrize("make", [rich, cut, without_index, wave])
+@pytest.mark.parametrize("preview", [False, True])
+def test_what_the_hook_keeps_between_calls_follows_every_change(tmp_path: Path, make, preview: bool) -> None:
+    assert differences(make(tmp_path), preview) == []
+
+
+def test_index_facts_trusted_whatever_the_text_would_remind_wrongly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The test above fails where the index facts are given back for a text they were not made
+    of: the check that the text is the same is what keeps the reminders right."""
+    from mnemolint import cache
+
+    def trusting(facts: cache.IndexFacts, index: object) -> object:
+        entry = facts.stored.get(index.path)  # type: ignore[attr-defined]
+        return None if entry is None else (cache._thaw_lines(entry[1]), dict(entry[2]))
+
+    monkeypatch.setattr(cache.IndexFacts, "recall", trusting)
+    wrong = differences(rich(tmp_path), False)
+    assert wrong and {change for change, _ in wrong} == {"the index edited"}
 
 
 def test_the_rich_dir_takes_each_way(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
