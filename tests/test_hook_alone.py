@@ -202,7 +202,8 @@ def test_index_facts_trusted_whatever_the_text_would_remind_wrongly(
 
     def trusting(facts: cache.IndexFacts, index: object) -> object:
         entry = facts.stored.get(index.path)  # type: ignore[attr-defined]
-        return None if entry is None else (cache._thaw_lines(entry[1]), dict(entry[2]))
+        lines = index.lines  # type: ignore[attr-defined]
+        return None if entry is None else (cache._thaw_lines(entry[1], lines), dict(entry[2]))
 
     monkeypatch.setattr(cache.IndexFacts, "recall", trusting)
     wrong = differences(rich(tmp_path), False)

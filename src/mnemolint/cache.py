@@ -666,7 +666,7 @@ class IndexFacts:
         if read is None or entry is None or type(entry) is not tuple or len(entry) != 3 or entry[0] != read:
             return None
         try:
-            return _thaw_lines(entry[1]), dict(entry[2])
+            return _thaw_lines(entry[1], index.lines), dict(entry[2])
         except (TypeError, ValueError):
             return None
 
@@ -694,13 +694,19 @@ def _as_read(index: Document) -> tuple[str, str] | None:
 
 
 def _frozen_lines(lines: list[IndexLine]) -> tuple:
+    """Each line's kind and links; its number and text are the index's own (`_thaw_lines`)."""
+
     def links(line: IndexLine) -> tuple:
         return tuple((link.title, link.target, link.column, link.end_column) for link in line.links)
 
-    return tuple((line.number, line.text, line.kind, links(line)) for line in lines)
+    return tuple((line.kind, links(line)) for line in lines)
 
 
-def _thaw_lines(frozen: tuple) -> list[IndexLine]:
+def _thaw_lines(frozen: tuple, lines: list[str]) -> list[IndexLine]:
+    """The classified lines of an index whose lines are `lines` (the text they were made of)."""
     from mnemolint.parse.index_lines import IndexLine, Link
 
-    return [IndexLine(number, text, kind, [Link(*link) for link in links]) for number, text, kind, links in frozen]
+    return [  # ValueError (zip's) when they are not as many
+        IndexLine(number, raw.rstrip("\r"), kind, [Link(*link) for link in links])
+        for number, (raw, (kind, links)) in enumerate(zip(lines, frozen, strict=True), 1)
+    ]

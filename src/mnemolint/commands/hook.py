@@ -249,8 +249,8 @@ def _index_dir(tree: Tree, index: str) -> MemoryDir | None:
 
 def _recalled(tree: Tree, index: str, facts: IndexFacts | None) -> Tree:
     """`tree`, its memory dir given what an earlier run found of the same text of its index."""
-    memdir = _index_dir(tree, index) if facts is not None else None
-    if memdir is not None and memdir.index is not None:
+    memdir = _index_dir(tree, index)
+    if facts is not None and memdir is not None and memdir.index is not None:
         known = facts.recall(memdir.index)
         if known is not None:
             memdir.recall_index(*known)
