@@ -365,3 +365,26 @@ def test_a_memory_dir_inside_another_is_linted_whole(tmp_path: Path, monkeypatch
             text = hook.reminder(str(path), None, preview)
             assert calls == ([True] if preview else [False, True])  # every rule: the whole dir at once
             assert text == whole(str(path), preview)
+
+
+def test_a_memory_dir_rule_that_declares_nothing_is_judged_over_the_whole_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new memory-dir rule that says nothing of the other topics (`reads_other_members`) may
+    depend on any of them: the hook then lints every write of the dir whole, topic or index."""
+    from mnemolint.kinds.memory import MEMORY_DIR
+    from mnemolint.model import WARNING
+    from mnemolint.rules.base import OTHERS_ALWAYS, rule
+
+    @rule("MEM299", "new-memory-dir-rule", WARNING, reads=MEMORY_DIR, summary="A new memory-dir rule.")
+    def new_rule(memdir: MemoryDir, options: dict) -> Iterator:
+        return iter(())
+
+    settings = load_settings(None, str(tmp_path))
+    assert new_rule.reads_other_members == OTHERS_ALWAYS
+    assert hook._judged_after(settings, False) is not None  # the default rules: a topic write alone
+    monkeypatch.setattr(
+        engine, "active_rules", lambda settings, chosen=engine.active_rules: [*chosen(settings), new_rule]
+    )
+    assert hook._judged_after(settings, False) is None
+    assert hook._judged_after(settings, True) is None
