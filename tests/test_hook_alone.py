@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import benchmark
@@ -20,6 +21,7 @@ from conftest import run_cli, write_tree
 from mnemolint import engine
 from mnemolint.commands import hook
 from mnemolint.config import load_settings
+from mnemolint.kinds.memory import MemoryDir
 from mnemolint.report import shown
 
 AUTO = "home/.claude/projects/-home-me-proj/memory"  # Claude Code's auto memory, under a HOME
@@ -105,6 +107,12 @@ def wave(root: Path) -> Path:
     return rich(root, ".wave/projects/demo/memory")
 
 
+def over_the_whole_dir(lint_arguments: dict) -> bool:
+    """Whether the hook's call of `engine.lint` walks the memory dir whole (else: the written file
+    and its index alone, `hook._alone`)."""
+    return getattr(lint_arguments.get("walk"), "func", None) is not hook._alone
+
+
 def whole(path: str, preview: bool) -> str:
     """The reminder as a run over the whole memory dir gives it (the hook's fallback)."""
     settings = load_settings(None, path)
@@ -113,7 +121,11 @@ def whole(path: str, preview: bool) -> str:
     index = os.path.join(memdir, "MEMORY.md") if memdir else path
     paths = [path] + ([index] if path != index and os.path.isfile(index) else [])
     result = engine.lint(paths, settings)
-    about = hook._lines_linking(result.tree, path, index)
+    about = set()
+    for container in result.tree.containers:
+        if isinstance(container, MemoryDir) and container.index_path == index:
+            rel = next((each.rel for each in container.topics if each.path == path), None)
+            about = {line.number for line in container.lines if rel is not None and rel in container.targets([line])}
     return hook.compose(path, shown(hook._reminded(result.diagnostics, path, index, about)))
 
 
@@ -127,7 +139,7 @@ def test_the_reminder_is_the_whole_dirs_for_every_file(
     lint = engine.lint
 
     def counted(*args, **kwargs):
-        calls.append(kwargs.get("walk") is None)
+        calls.append(over_the_whole_dir(kwargs))
         return lint(*args, **kwargs)
 
     said = 0
@@ -142,6 +154,62 @@ def test_the_reminder_is_the_whole_dirs_for_every_file(
     assert said  # the dirs draw reminders: the comparison is not of empty texts
 
 
+def changes(memdir: Path) -> Iterator[str]:
+    """What happens to a memory dir between two hook calls, each kept: nothing, a topic's title,
+    description and links edited, a topic created with another's title, one deleted, and the index
+    edited (an entry dropped, one added, one's summary changed to the same length)."""
+    topics = sorted(path for path in memdir.rglob("*.md") if path.name != "MEMORY.md")
+    yield "nothing"
+    topics[0].write_text(topic("twin", "now about something else", body="See [b](b.md) and [x](sub/x.md)."))
+    yield "a topic edited"
+    (memdir / "new.md").write_text(topic("twin", "a new one"))
+    yield "a topic created"
+    topics[-1].unlink()
+    yield "a topic deleted"
+    index = memdir / "MEMORY.md"
+    if index.exists():
+        lines = index.read_text(encoding="utf-8").splitlines(keepends=True)
+        linked = [number for number, line in enumerate(lines) if "](" in line]
+        lines[linked[-1]] = lines[linked[-1]].replace("notes", "NOTES")
+        del lines[linked[0]]
+        index.write_text("".join(lines) + "- [New](new.md) — a new one\n", encoding="utf-8")
+        yield "the index edited"
+
+
+def differences(memdir: Path, preview: bool) -> list[tuple[str, str]]:
+    """Each change (`changes`) and file whose reminder, by the hook with what it keeps between
+    calls (the index facts, the check cache), is not what a run over the whole dir says."""
+    found = []
+    for change in changes(memdir):
+        for path in sorted(str(path) for path in memdir.rglob("*.md")):
+            if hook.reminder(path, None, preview) != whole(path, preview):
+                found.append((change, os.path.relpath(path, memdir)))
+    return found
+
+
+@pytest.mark.parametrize("make", [rich, cut, without_index, wave])
+@pytest.mark.parametrize("preview", [False, True])
+def test_what_the_hook_keeps_between_calls_follows_every_change(tmp_path: Path, make, preview: bool) -> None:
+    assert differences(make(tmp_path), preview) == []
+
+
+def test_index_facts_trusted_whatever_the_text_would_remind_wrongly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The test above fails where the index facts are given back for a text they were not made
+    of: the check that the text is the same is what keeps the reminders right."""
+    from mnemolint import cache
+
+    def trusting(facts: cache.IndexFacts, index: object) -> object:
+        entry = facts.stored.get(index.path)  # type: ignore[attr-defined]
+        lines = index.lines  # type: ignore[attr-defined]
+        return None if entry is None else (cache._thaw_lines(entry[1], lines), dict(entry[2]))
+
+    monkeypatch.setattr(cache.IndexFacts, "recall", trusting)
+    wrong = differences(rich(tmp_path), False)
+    assert wrong and {change for change, _ in wrong} == {"the index edited"}
+
+
 def test_the_rich_dir_takes_each_way(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Which writes need the whole dir: those whose reminder depends on the others. A run is
     `False` when it holds the written file and its index alone, `True` over the whole dir."""
@@ -150,7 +218,7 @@ def test_the_rich_dir_takes_each_way(tmp_path: Path, monkeypatch: pytest.MonkeyP
     lint = engine.lint
 
     def counted(*args, **kwargs):
-        ways.setdefault((name, preview), []).append(kwargs.get("walk") is None)
+        ways.setdefault((name, preview), []).append(over_the_whole_dir(kwargs))
         return lint(*args, **kwargs)
 
     monkeypatch.setattr(engine, "lint", counted)
@@ -290,10 +358,55 @@ def test_a_memory_dir_inside_another_is_linted_whole(tmp_path: Path, monkeypatch
     rules = write_tree(tmp_path, {"proj/.claude/rules/MEMORY.md": "- [Gone](gone.md) — removed\n"})
     calls: list[bool] = []
     lint = engine.lint
-    monkeypatch.setattr(engine, "lint", lambda *a, **k: calls.append(k.get("walk") is None) or lint(*a, **k))
+    monkeypatch.setattr(engine, "lint", lambda *a, **k: calls.append(over_the_whole_dir(k)) or lint(*a, **k))
     for path in (memdir / "sub" / "inner.md", rules / "proj/.claude/rules/MEMORY.md"):
         for preview in (False, True):
             calls.clear()
             text = hook.reminder(str(path), None, preview)
             assert calls == ([True] if preview else [False, True])  # every rule: the whole dir at once
             assert text == whole(str(path), preview)
+
+
+def test_a_memory_dir_rule_that_declares_nothing_is_judged_over_the_whole_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new memory-dir rule that says nothing of the other topics (`reads_other_members`) may
+    depend on any of them: the hook then lints every write of the dir whole, topic or index."""
+    from mnemolint.kinds.memory import MEMORY_DIR
+    from mnemolint.model import WARNING
+    from mnemolint.rules.base import OTHERS_ALWAYS, rule
+
+    @rule("MEM299", "new-memory-dir-rule", WARNING, reads=MEMORY_DIR, summary="A new memory-dir rule.")
+    def new_rule(memdir: MemoryDir, options: dict) -> Iterator:
+        return iter(())
+
+    settings = load_settings(None, str(tmp_path))
+    assert new_rule.reads_other_members == OTHERS_ALWAYS
+    assert hook._judged_after(settings, False) is not None  # the default rules: a topic write alone
+    monkeypatch.setattr(
+        engine, "active_rules", lambda settings, chosen=engine.active_rules: [*chosen(settings), new_rule]
+    )
+    assert hook._judged_after(settings, False) is None
+    assert hook._judged_after(settings, True) is None
+
+
+def test_the_index_facts_keep_no_text_and_nothing_of_an_index_with_a_secret(tmp_path: Path) -> None:
+    """The hook's cache holds a digest of the index, never its text; an index that looks as if it
+    holds a secret keeps nothing, so no link title or target of it is copied into the cache."""
+    from mnemolint import cache
+
+    memdir = rich(tmp_path)
+    index = memdir / "MEMORY.md"
+    token = "ghp_" + "Q9w8E7r6T5" * 3 + "y4U3i2"  # a GitHub token's shape
+    hook.reminder(str(memdir / "a.md"), None, False)
+    settings = load_settings(None, str(index))
+    facts = cache.IndexFacts.open(settings)
+    assert str(index) in facts.stored  # kept: the check below is not of an empty file
+    held = Path(facts.path).read_bytes()
+    assert b"Some prose that is not a pointer" not in held and b"a very long entry" not in held
+
+    index.write_text(index.read_text(encoding="utf-8") + f"- [Deploy {token}](a.md) — deploy\n", encoding="utf-8")
+    hook.reminder(str(memdir / "a.md"), None, False)
+    facts = cache.IndexFacts.open(settings)
+    assert str(index) not in facts.stored
+    assert token.encode() not in Path(facts.path).read_bytes()

@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     from mnemolint.kinds.base import Container
     from mnemolint.parse.document import Document
     from mnemolint.rules import Listed
+    from mnemolint.parse.index_lines import IndexLine
     from mnemolint.rules.base import Rule
 
 RACY_NS = 2_000_000_000  # mtime this close to the reading run: the stat key alone is not trusted
@@ -397,7 +398,10 @@ def _entry(document: Document, findings: list[tuple], racy_after: int, started: 
 
 
 def _digest(data: bytes) -> bytes:
-    from hashlib import blake2b
+    try:  # hashlib's own BLAKE2, without the ~3 ms of importing hashlib's OpenSSL bindings
+        from _blake2 import blake2b
+    except ImportError:
+        from hashlib import blake2b
 
     return blake2b(data, digest_size=16).digest()
 
@@ -638,3 +642,94 @@ def _create(path: str, data: bytes) -> None:
         return
     with open(fd, "wb") as handle:
         handle.write(data)
+
+
+# --- The agent hook's index facts (commands/hook.py) ------------------------------------------
+# `mnemolint hook` lints a write with the written file and its `MEMORY.md` alone; classifying a
+# 2,000-line index and working out what each of its links may name is most of that run. Both are
+# functions of the index's text alone (and of the options that say how it is read), so they are
+# kept under the BLAKE2 digest of that text and those options, and given back only for the same
+# digest (the text itself is not kept: an index that looks as if it holds a secret keeps nothing):
+# a write to a topic, which leaves the index as it was, reads the index and classifies nothing. One file per version folder
+# (`INDEX_FACTS`), the check cache's format under a key of its own, holding the last few indexes.
+
+INDEX_FACTS = "hook.cache"
+INDEXES_KEPT = 8  # memory dirs whose index facts are kept: the ones an agent wrote to last
+
+
+class IndexFacts:
+    """The index facts of one run of the hook: `recall` what is known of an index's text, `keep`
+    what this run worked out of a new one."""
+
+    __slots__ = ("path", "key", "stored")
+
+    def __init__(self, path: str, key: str, stored: dict) -> None:
+        self.path = path
+        self.key = key
+        self.stored = stored
+
+    @classmethod
+    def open(cls, settings: Settings) -> IndexFacts:
+        key = repr(("index facts", __version__, sys.version_info[:2], marshal.version, _source_stamp()))
+        path = os.path.join(directory(settings.source, settings.cache_dir, settings.root), __version__, INDEX_FACTS)
+        return cls(path, key, _read(path, key)[0])
+
+    def recall(self, index: Document) -> tuple[list[IndexLine], dict[str, tuple[str, ...]]] | None:
+        """The classified lines of `index` and the names each link target may stand for, when this
+        text was seen before with these options; None otherwise (or for an entry of the wrong shape)."""
+        read = _as_read(index)
+        entry = self.stored.get(index.path)
+        if read is None or entry is None or type(entry) is not tuple or len(entry) != 3 or entry[0] != read:
+            return None
+        try:
+            return _thaw_lines(entry[1], index.lines), dict(entry[2])
+        except (TypeError, ValueError):
+            return None
+
+    def keep(self, index: Document, lines: list[IndexLine], candidates: dict[str, tuple[str, ...]]) -> None:
+        """Keep the facts of `index`'s text (the last `INDEXES_KEPT` indexes), atomically; a
+        failure leaves the file as it was."""
+        read = _as_read(index)
+        entry = self.stored.get(index.path)
+        if read is None and entry is None or read is not None and type(entry) is tuple and entry[:1] == (read,):
+            return  # known already, or nothing to keep nor to forget
+        stored = {path: entry for path, entry in self.stored.items() if path != index.path and os.path.lexists(path)}
+        kept = dict(list(stored.items())[-(INDEXES_KEPT - 1) :])
+        if read is not None:
+            kept[index.path] = (read, _frozen_lines(lines), tuple(candidates.items()))
+        try:
+            payload = marshal.dumps((self.key, kept, {}, {}))
+            _write(self.path, _MAGIC + _crc(payload).to_bytes(4, "big") + payload)
+        except (OSError, ValueError):
+            return
+
+
+def _as_read(index: Document) -> bytes | None:
+    """What an index's facts are a function of: the digest of the options that say how it is read
+    and of its text. None for an index holding what looks like a secret, whose facts (link titles
+    and targets) are then never written (a secret is never copied out of the file it is in)."""
+    from mnemolint.redact import find_secrets
+
+    text = index.text
+    if text is None or find_secrets(text):
+        return None
+    return _digest(f"{sorted(index.options.items())!r}\0{text}".encode("utf-8", "surrogatepass"))
+
+
+def _frozen_lines(lines: list[IndexLine]) -> tuple:
+    """Each line's kind and links; its number and text are the index's own (`_thaw_lines`)."""
+
+    def links(line: IndexLine) -> tuple:
+        return tuple((link.title, link.target, link.column, link.end_column) for link in line.links)
+
+    return tuple((line.kind, links(line)) for line in lines)
+
+
+def _thaw_lines(frozen: tuple, lines: list[str]) -> list[IndexLine]:
+    """The classified lines of an index whose lines are `lines` (the text they were made of)."""
+    from mnemolint.parse.index_lines import IndexLine, Link
+
+    return [  # ValueError (zip's) when they are not as many
+        IndexLine(number, raw.rstrip("\r"), kind, [Link(*link) for link in links])
+        for number, (raw, (kind, links)) in enumerate(zip(lines, frozen, strict=True), 1)
+    ]

@@ -27,11 +27,14 @@ TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on ev
 if TYPE_CHECKING:
     import argparse
 
+    from mnemolint.cache import IndexFacts
     from mnemolint.config import Settings
     from mnemolint.discover.tree import Tree
     from mnemolint.engine import Result
     from mnemolint.kinds.base import ContainerType
+    from mnemolint.kinds.memory import MemoryDir
     from mnemolint.model import Diagnostic
+    from mnemolint.rules.base import Rule
 
 NAME = "hook"
 HELP = "answer an agent's post-write hook event with the reminders for the file it wrote"
@@ -178,7 +181,12 @@ def reminder(path: str, config: str | None = None, preview: bool | None = None) 
 
     A write to a memory dir is linted first with the written file and its index alone, the other
     topics neither listed nor read (links to them resolve by `stat`); only when the reminder could
-    then differ from one over the whole dir (`_needs_whole_dir`) is the dir linted whole."""
+    then differ from one over the whole dir (`_needs_whole_dir`) is the dir linted whole. Either
+    way, what the index's text classifies into is taken from the last run that saw that text
+    (`cache.IndexFacts`)."""
+    from functools import partial
+
+    from mnemolint.cache import IndexFacts
     from mnemolint.config import load_settings
     from mnemolint.engine import lint
     from mnemolint.kinds.memory import INDEX_NAME
@@ -196,16 +204,27 @@ def reminder(path: str, config: str | None = None, preview: bool | None = None) 
         paths.append(index)
     alone = os.path.basename(index) == INDEX_NAME and not os.path.islink(index)
     conditional = _judged_after(settings, path == index) if alone else None
+    facts = IndexFacts.open(settings) if alone else None
     if conditional is not None:
-        result = lint(paths, settings, walk=_alone)
+        result = lint(paths, settings, walk=partial(_alone, index=index, facts=facts))
         about = _lines_linking(result.tree, path, index)
     if conditional is None or _needs_whole_dir(result, path, index, about, conditional):
-        result = lint(paths, settings, cache=alone)  # what a `check` knows of the unchanged topics
+        walk = partial(_whole, index=index, facts=facts) if facts is not None else None
+        result = lint(paths, settings, cache=alone, walk=walk)  # what a `check` knows of the unchanged topics
         about = _lines_linking(result.tree, path, index)
+    if facts is not None:
+        _keep(result.tree, index, facts)
     return compose(path, shown(_reminded(result.diagnostics, path, index, about)))
 
 
-def _alone(paths: list[str], settings: Settings) -> Tree:
+def _whole(paths: list[str], settings: Settings, index: str, facts: IndexFacts) -> Tree:
+    """The named files, each container walked whole (`engine.lint`'s own walk)."""
+    from mnemolint.discover.walk import discover
+
+    return _recalled(discover(paths, settings), index, facts)
+
+
+def _alone(paths: list[str], settings: Settings, index: str, facts: IndexFacts | None) -> Tree:
     """The named files, each container holding them alone; a memory dir, not walked, is listed
     once, so that links to its other topics resolve from that."""
     from mnemolint.discover.walk import discover
@@ -215,7 +234,34 @@ def _alone(paths: list[str], settings: Settings) -> Tree:
     for container in tree.containers:
         if isinstance(container, MemoryDir):
             container.list_entries()
+    return _recalled(tree, index, facts)
+
+
+def _index_dir(tree: Tree, index: str) -> MemoryDir | None:
+    """The memory dir of the run whose index is `index`, when it holds a readable one."""
+    from mnemolint.kinds.memory import MemoryDir
+
+    for container in tree.containers:
+        if isinstance(container, MemoryDir) and container.index_path == index and container.index is not None:
+            return container
+    return None
+
+
+def _recalled(tree: Tree, index: str, facts: IndexFacts | None) -> Tree:
+    """`tree`, its memory dir given what an earlier run found of the same text of its index."""
+    memdir = _index_dir(tree, index)
+    if facts is not None and memdir is not None and memdir.index is not None:
+        known = facts.recall(memdir.index)
+        if known is not None:
+            memdir.recall_index(*known)
     return tree
+
+
+def _keep(tree: Tree, index: str, facts: IndexFacts) -> None:
+    """Keep what this run found of an index text no earlier run had seen."""
+    memdir = _index_dir(tree, index)
+    if memdir is not None and memdir.index is not None:
+        facts.keep(memdir.index, *memdir.index_facts())
 
 
 def _reminded(diagnostics: list[Diagnostic], path: str, index: str, about: set[int]) -> list[Diagnostic]:
@@ -229,39 +275,40 @@ def _reminded(diagnostics: list[Diagnostic], path: str, index: str, about: set[i
 
 # A topic no line of the index links (MEM105): what an index write tells of the other files.
 _UNLINKED = "MEM105"
-# Memory-dir rules on the topics' own titles and links: an index write is not reminded of them.
-_OF_THE_TOPICS = ("MEM208", "MEM209", "MEM212")
-# The memory-dir rules whose findings on the written file, and on the index lines that link it,
-# are the same with the other topics left out (each link to one resolves by `stat`): they read the
-# index and the file they report on, nothing else. The others are judged in `_judged_after`.
-_ON_WHAT_THEY_READ = ("MEM102", "MEM103", "MEM104", "MEM106", "MEM107", "MEM108")
 
 
-def _judged_after(settings: Settings, index_write: bool) -> tuple[str, ...] | None:
+def _judged_after(settings: Settings, index_write: bool) -> tuple[Rule, ...] | None:
     """The memory-dir rules in force whose finding in the reminder depends on the other topics
-    only in some cases, judged once the run over the written file and its index alone is done
-    (`_needs_whole_dir`); None when one always does, and the dir is linted whole at once."""
+    only in some cases (`Rule.reads_other_members`), judged once the run over the written file
+    and its index alone is done (`_needs_whole_dir`); None when one always does, and the dir is
+    linted whole at once."""
     from mnemolint.engine import active_rules
     from mnemolint.kinds.memory import MEMORY_DIR
+    from mnemolint.rules import base
 
     conditional = []
     for rule in active_rules(settings):
-        code = rule.code
-        if rule.reads is not MEMORY_DIR or code in _ON_WHAT_THEY_READ:
+        if rule.reads is not MEMORY_DIR:
             continue
-        if index_write and code in _OF_THE_TOPICS or not index_write and code == "MEM109":
-            continue  # not reminded; or what the index says of the written topic, its own description
-        if code not in ("MEM101", "MEM105", "MEM212") or index_write and code == "MEM105":
-            return None  # every topic's title (MEM208, MEM209), or every topic an index links or fails to
-        conditional.append(code)
+        if index_write and rule.reports_on == base.ON_MEMBERS and rule.code != _UNLINKED:
+            continue  # about the topics' own titles and links: never in an index write's reminder
+        others = rule.reads_other_members
+        if others == base.OTHERS_NEVER or others == base.OTHERS_LINKED and not index_write:
+            continue  # what it says of the written topic reads that topic and the index alone
+        if others not in (base.OTHERS_WHEN_FOUND, base.OTHERS_UNLINKED, base.OTHERS_MARKED):
+            return None  # every topic's title (MEM208, MEM209), or every topic the index links
+        if index_write and others == base.OTHERS_UNLINKED:
+            return None  # the topics an index no longer links
+        conditional.append(rule)
     return tuple(conditional)
 
 
-def _needs_whole_dir(result: Result, path: str, index: str, about: set[int], conditional: tuple[str, ...]) -> bool:
+def _needs_whole_dir(result: Result, path: str, index: str, about: set[int], conditional: tuple[Rule, ...]) -> bool:
     """Whether the run over `path` and its index alone could remind of something other than a run
     over the whole memory dir would: a rule whose finding here depends on the other topics."""
     from mnemolint.kinds.memory import MemoryDir
-    from mnemolint.parse.document import RELATIONS
+    from mnemolint.parse.document import CITES, MARKS
+    from mnemolint.rules import base
 
     containers = result.tree.containers
     if len(containers) != 1 or not isinstance(containers[0], MemoryDir) or containers[0].index_path != index:
@@ -270,23 +317,37 @@ def _needs_whole_dir(result: Result, path: str, index: str, about: set[int], con
     if any(document.suppressions is not None for document in documents):
         return True  # what a comment silences, and whether it silences anything (SUP001), is the whole run's
     topic = next((document for document in documents if document.path == path), None)
-    if "MEM101" in conditional:  # the topics linked only past the cut are counted over the whole dir
-        if any(each.code == "MEM101" for each in _reminded(result.diagnostics, path, index, about)):
-            return True
-    if "MEM105" in conditional and not about:  # linked from the index: never an orphan, whatever else links it
-        return True
-    marks = ("](", "]:", *RELATIONS)  # a link to a folder, or a relation by title, is judged against the others
-    return "MEM212" in conditional and (topic is None or any(topic.holds(mark) for mark in marks))
+    reminded = {each.code for each in _reminded(result.diagnostics, path, index, about)}
+    for rule in conditional:
+        others = rule.reads_other_members
+        if others == base.OTHERS_WHEN_FOUND and rule.code in reminded:
+            return True  # the topics linked only past the cut are counted over the whole dir
+        if others == base.OTHERS_UNLINKED and not about:
+            return True  # linked from the index: never an orphan, whatever else links it
+        if others == base.OTHERS_MARKED and (
+            topic is None or any(topic.holds(mark) for mark in MARKS if mark != CITES)
+        ):
+            return True  # a link to a folder, or a relation by title, is judged against the others
+    return False
 
 
 def _lines_linking(tree: object, topic: str, index: str) -> set[int]:
-    """Lines of the index `index` that link the topic at `topic`."""
+    """Lines of the index `index` that link the topic at `topic` (each link resolved as the
+    index rules resolved it, `MemoryDir.targets`)."""
     from mnemolint.kinds.memory import MemoryDir
 
     for container in tree.containers:  # type: ignore[attr-defined]
         if isinstance(container, MemoryDir) and container.index_path == index:
             rel = next((each.rel for each in container.topics if each.path == topic), None)
-            return {line.number for line in container.lines if rel is not None and rel in container.targets([line])}
+            if rel is None:
+                return set()
+            resolve = container.resolve
+            return {
+                line.number
+                for line in container.lines
+                for link in line.links
+                if (resolved := resolve(link.target)) and resolved.rel == rel and not resolved.problem
+            }
     return set()
 
 

@@ -45,6 +45,9 @@ _REFERENCE = (  # left to `re`'s cache: most targets hold neither `\\` nor `&`
 )
 
 
+_UNRESOLVED = object()  # `MemoryDir.resolve`: a target not resolved yet (None is an anchor's resolution)
+
+
 class Resolved:
     """Where an index link points: a path relative to the memory dir, or why it cannot be followed."""
 
@@ -71,6 +74,7 @@ class MemoryDir(Container):
         "_cuts",
         "_by_name",
         "_asked",
+        "_names",
     )
 
     def __init__(self, path: str) -> None:
@@ -85,6 +89,7 @@ class MemoryDir(Container):
         self._cuts: dict[tuple[int, int], LoadCut] = {}
         self._by_name: set[tuple[str, str]] = set()  # resolutions no file system answer went into
         self._asked = False  # whether the resolution under way asked the file system
+        self._names: dict[str, tuple[str, ...]] = {}  # what each link target may name (`_candidates`)
 
     @property
     def readers(self) -> tuple[Agent, ...]:
@@ -133,6 +138,17 @@ class MemoryDir(Container):
                 # An unclosed `---` is no frontmatter here: the agent loads the index as is.
                 self._lines = index.derived("index lines", _classified)
         return self._lines
+
+    def index_facts(self) -> tuple[list[IndexLine], dict[str, tuple[str, ...]]]:
+        """What this run worked out of the index's text alone: its classified lines, and the
+        names each link target met may stand for (kept by the agent hook, cache.IndexFacts)."""
+        return self.lines, self._names
+
+    def recall_index(self, lines: list[IndexLine], names: dict[str, tuple[str, ...]]) -> None:
+        """Take `index_facts()` of an earlier run on the same text of the index instead of
+        classifying it again."""
+        self._lines = lines
+        self._names.update(names)
 
     def secondary(self, document: Document) -> list[IndexLine] | None:
         """A topic file's classified lines when it is a secondary index, else None.
@@ -209,12 +225,13 @@ class MemoryDir(Container):
         """Resolve a link target against the memory dir, or against its folder `base` (a topic's
         links are relative to the topic); None for in-page anchors and empty links."""
         key = (base, target)
-        if key not in self._resolved:
+        resolved = self._resolved.get(key, _UNRESOLVED)
+        if resolved is _UNRESOLVED:
             self._asked = False
-            self._resolved[key] = self._resolve(target, base)
+            resolved = self._resolved[key] = self._resolve(target, base)
             if not self._asked:
                 self._by_name.add(key)
-        return self._resolved[key]
+        return resolved  # type: ignore[return-value]
 
     def carry(self, earlier: Container) -> None:
         """Take the resolutions of `earlier` — this dir, with the same files, in an earlier run —
@@ -226,20 +243,24 @@ class MemoryDir(Container):
             self._by_name |= earlier._by_name
 
     def _resolve(self, target: str, base: str) -> Resolved | None:
-        if not target or target.startswith("#"):
+        if not target or target[0] == "#":
             return None
-        if target.startswith("//") or (_SCHEME.match(target) and not _DRIVE.match(target)):
-            return Resolved(None, URL)
-        if target.startswith(("/", "\\", "~")) or _DRIVE.match(target):
-            return Resolved(None, ABSOLUTE)
-        candidates = _candidates(target)
+        if ":" in target or target[0] in "/\\~":  # else no scheme, drive or root: the common case
+            if target.startswith("//") or (_SCHEME.match(target) and not _DRIVE.match(target)):
+                return Resolved(None, URL)
+            if target.startswith(("/", "\\", "~")) or _DRIVE.match(target):
+                return Resolved(None, ABSOLUTE)
+        candidates = self._names.get(target)
+        if candidates is None:
+            candidates = self._names[target] = _candidates(target)
         if base:
             candidates = tuple(posixpath.normpath(posixpath.join(base, rel)) for rel in candidates)
         unknown: str | None = None
+        topics = self.topic_by_rel
         for rel in candidates:
             if _escapes(rel):
                 continue  # never looked for outside the memory dir
-            found = rel in self.topic_by_rel or self._exists(rel)
+            found = rel in topics or self._exists(rel)
             if found:
                 return Resolved(rel, None)
             if found is None and unknown is None:

@@ -41,6 +41,18 @@ ON_MEMBERS = "members"  # the documents in it (a memory dir's topics)
 ON_EACH = "each"  # the file each finding names, reported only where that file is in focus (an index's own lines)
 ON_CONTAINER = "container"  # the container as a whole
 
+# For a memory-dir rule, when what it says of a write depends on the dir's other topics
+# (`reads_other_members`): the agent hook (commands/hook.py) lints a write with the written file
+# and its index alone unless a rule in force says it may need them. "What it says of a write": of
+# a topic write, its findings on the topic and on the index lines that link it; of an index write,
+# its findings on the index (and MEM105's orphans).
+OTHERS_ALWAYS = "always"  # may depend on any other topic: the hook lints the whole dir (the default)
+OTHERS_NEVER = "never"  # reads the index and the file it reports on; a link to another resolves by name
+OTHERS_LINKED = "linked"  # on an index line, reads the topic it links: of an index write, every topic
+OTHERS_WHEN_FOUND = "when found"  # only where it has a finding in the reminder (the cut's count of them)
+OTHERS_UNLINKED = "unlinked"  # only for a topic no line of the index links (a secondary index may)
+OTHERS_MARKED = "marked"  # only for a topic that holds a link or relation (parse/document.MARKS)
+
 
 class Audit:
     """What a `reads=SUPPRESSIONS` rule is given: a document's suppression comments once the run's
@@ -90,6 +102,10 @@ class Rule:
     `MARKED`: it reads a member only once `Document.holds` found a mark in it (the CIT rules: a
     citation), which the cache answers for an unchanged file without decoding what it knows of it.
 
+    `reads_other_members`: for a memory-dir rule, when what it says of a write to one topic (or
+    to the index) depends on the other topics (`OTHERS_ALWAYS`, the default, … `OTHERS_MARKED`);
+    a wrong value changes the agent hook's reminder, so a new rule is judged over the whole dir.
+
     `preview`: why the rule is not on by default, as measured (its precision on repositories it
     was not tuned on, or how few findings there were to judge); None for a default rule. A
     preview rule runs only with `--preview` or `preview = true`, however it is selected
@@ -112,6 +128,7 @@ class Rule:
         "cacheable",
         "reads_members",
         "needs",
+        "reads_other_members",
         "preview",
     )
 
@@ -143,6 +160,7 @@ class Rule:
         self.cacheable = cacheable
         self.reads_members: bool | str = True
         self.needs: tuple[Kind | ContainerType, ...] = ()
+        self.reads_other_members = OTHERS_ALWAYS
         self.preview = preview
         self.summary = self.describe({})  # a placeholder naming no option of the rule fails here, at import
 
@@ -217,6 +235,7 @@ def rule(
     preview: str | None = None,
     reads_members: bool | str = True,
     needs: tuple[Kind | ContainerType, ...] = (),
+    reads_other_members: str = OTHERS_ALWAYS,
 ) -> Callable[[Callable[..., Iterable[Hit]]], Rule]:
     """Declare a rule; `summary` is one sentence, shown by `mnemolint rules` and in SARIF, with
     `{option-name}` for each threshold it names (filled in from `options`, never typed in).
@@ -224,7 +243,7 @@ def rule(
     rule that is one of its container's files (`Rule`); `reads_members=False` for a tree rule
     that reads no file in a container, `MARKED` for one that reads only those `Document.holds` marks;
     `needs=` for a tree rule that finds nothing unless the tree holds one of those kinds of document
-    or container.
+    or container; `reads_other_members` for a memory-dir rule (`Rule`).
     `preview="…"` puts the rule in the preview tier, saying what was measured (one sentence, shown
     on its page, by `mnemolint rules`, in SARIF and JSON)."""
 
@@ -232,6 +251,7 @@ def rule(
         made = Rule(code, name, severity, reads, summary, fix, options, reports_on, check, since, cacheable, preview)
         made.reads_members = reads_members
         made.needs = needs
+        made.reads_other_members = reads_other_members
         return made
 
     return wrap

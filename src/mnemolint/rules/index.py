@@ -16,7 +16,17 @@ from mnemolint.options import INT, RATIO, Option
 from mnemolint.parse import index_lines as il
 from mnemolint.parse.document import Document
 from mnemolint.parse.textutil import js_lstrip_count, js_trim, quote, utf16_len, utf16_prefix_index
-from mnemolint.rules.base import ON_CONTAINER, ON_EACH, ON_MEMBERS, Family, rule
+from mnemolint.rules.base import (
+    ON_CONTAINER,
+    ON_EACH,
+    ON_MEMBERS,
+    OTHERS_LINKED,
+    OTHERS_NEVER,
+    OTHERS_UNLINKED,
+    OTHERS_WHEN_FOUND,
+    Family,
+    rule,
+)
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -52,6 +62,7 @@ def _advice(options: dict) -> str:
     "index-over-load-limit",
     ERROR,
     reads=MEMORY_DIR,
+    reads_other_members=OTHERS_WHEN_FOUND,
     cacheable=True,
     summary="MEMORY.md is over {index-max-lines} lines or {index-max-chars} characters, so the agent loads only "
     "part of it.",
@@ -223,6 +234,7 @@ def _stripped_over(memdir: MemoryDir, cut: Load, max_lines: int, max_chars: int)
     "index-near-limit",
     WARNING,
     reads=MEMORY_DIR,
+    reads_other_members=OTHERS_NEVER,
     cacheable=True,
     summary="MEMORY.md is at {index-warn-ratio} or more of its load cap.",
     options=(MAX_LINES, MAX_CHARS, WARN_RATIO, TARGET_LINES, TARGET_CHARS),
@@ -313,6 +325,7 @@ _CONTENT_KINDS = {il.CONTENT: "text", il.NESTED: "nested detail", il.CODE: "a co
     "index-line-too-long",
     WARNING,
     reads=MEMORY_DIR,
+    reads_other_members=OTHERS_NEVER,
     cacheable=True,
     summary="An index line is over {index-line-max-chars} characters.",
     fix=UNSAFE,
@@ -401,6 +414,7 @@ def _only_generated(line: il.IndexLine, rel: str | None) -> bool:
     "index-broken-link",
     ERROR,
     reads=MEMORY_DIR,
+    reads_other_members=OTHERS_NEVER,
     cacheable=True,
     summary="An index entry links to a file that is missing, absolute, a URL, or outside the memory dir.",
     fix=SAFE,
@@ -458,6 +472,7 @@ def _broken_links(memdir: MemoryDir, document: Document, lines: list[il.IndexLin
     "index-orphan-topic",
     WARNING,
     reads=MEMORY_DIR,
+    reads_other_members=OTHERS_UNLINKED,
     cacheable=True,
     summary="A topic file that no line of MEMORY.md links to, so the agent never discovers it.",
     fix=SAFE,
@@ -531,6 +546,7 @@ def _listed_in(memdir: MemoryDir, discovered: set[str]) -> dict[str, str]:
     "index-missing",
     WARNING,
     reads=MEMORY_DIR,
+    reads_other_members=OTHERS_NEVER,
     cacheable=True,
     summary="A memory dir has topic files but no MEMORY.md.",
     fix=SAFE,
@@ -562,6 +578,7 @@ def index_missing(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     "index-duplicate-entry",
     WARNING,
     reads=MEMORY_DIR,
+    reads_other_members=OTHERS_NEVER,
     cacheable=True,
     summary="The same topic is linked from two index lines.",
     fix=SAFE,
@@ -624,6 +641,7 @@ def _folded(text: str) -> str:
     "index-not-pointer",
     WARNING,
     reads=MEMORY_DIR,
+    reads_other_members=OTHERS_NEVER,
     cacheable=True,
     summary="MEMORY.md holds frontmatter, paragraphs, code or nested content instead of one-line pointers.",
     options=(MAX_LINES,),
@@ -696,6 +714,7 @@ def _drift(title: str, summary: str, description: str) -> str | None:
     "index-description-drift",
     INFO,
     reads=MEMORY_DIR,
+    reads_other_members=OTHERS_LINKED,
     cacheable=True,
     summary="An index entry's text no longer matches its topic's `description`.",
 )

@@ -16,7 +16,7 @@ from mnemolint.parse.document import RELATIONS, Document
 from mnemolint.parse.textutil import quote, utf16_len
 from mnemolint.parse.wording import FUNCTION_WORDS, UNSPACED
 from mnemolint.patterns import Lazy
-from mnemolint.rules.base import ON_MEMBERS, Family, rule
+from mnemolint.rules.base import ON_MEMBERS, OTHERS_MARKED, Family, rule
 
 MAX_BYTES = Option(
     "topic-max-bytes", INT, 4_096, "UTF-8 bytes of a trimmed topic file, frontmatter included (Wave's capacity rules)"
@@ -653,6 +653,7 @@ def _named(entry: str) -> str:
     "topic-broken-link",
     WARNING,
     reads=MEMORY_DIR,
+    reads_other_members=OTHERS_MARKED,
     cacheable=True,
     summary="A topic's relative link, or its `relates_to` / `supersedes` / `superseded_by` entry, names no file.",
     reports_on=ON_MEMBERS,
