@@ -1,5 +1,6 @@
 """The substring tests the per-file text rules run before their scans (TXT003's CR, TXT004's
-path marks) answer no only where the scan finds nothing: hypothesis compares each rule's findings
+path marks) answer no only where the scan finds nothing, and the marks a document is found to hold
+for the container rules (`Document.holds`) are those `MARKS` says: hypothesis compares each rule's findings
 with its test in place and with the test answering yes for every text, on texts made of what the
 scans look for. A test that forgets a mark is caught by the same comparison (the last tests), so
 the property is not one that every prefilter passes.
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 
 from mnemolint.kinds.memory import TOPIC
 from mnemolint.options import defaults
+from mnemolint.parse import document as document_module
 from mnemolint.parse.document import Document
 from mnemolint.rules import text as text_rules
 
@@ -52,6 +54,29 @@ _PATH_PIECES = [
     "\r",
     "%USERNAME%",
     "https://h/home/x",
+    "ü",
+]
+_MARK_PIECES = [
+    "]",
+    "(",
+    ":",
+    "](",
+    "]:",
+    "relates_to",
+    "relates",
+    "supersede",
+    "supersedes",
+    "superseded_by",
+    "_by",
+    "s",
+    "相关文件",
+    "src/a.py:12",
+    ".md#L3",
+    ".x",
+    ":1",
+    "#L",
+    " ",
+    "\n",
     "ü",
 ]
 _LINE_PIECES = ["a", " ", "\n", "\r\n", "\r", "\r\r\n", "\n\r", "---\n", "ü"]
@@ -127,3 +152,10 @@ def test_the_comparison_catches_a_cr_test_that_asks_for_a_lone_cr(monkeypatch: p
         return filtered != findings(text_rules.mixed_line_endings, text)
 
     assert "\r\n" in find(texts(_LINE_PIECES), disagrees, settings=settings(max_examples=2_000, deadline=None))
+
+
+@equivalent
+@given(texts(_MARK_PIECES))
+def test_the_marks_found_are_those_marks_says(text: str) -> None:
+    expected = tuple(mark for mark, found in document_module.MARKS.items() if found(text))
+    assert document_module._marks_of(text) == expected

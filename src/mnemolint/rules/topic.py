@@ -186,13 +186,12 @@ def topic_missing_field(document: Document, options: dict) -> Iterator[Hit]:
     front = _readable_frontmatter(document)
     if front is None:
         return
-    reads_metadata_block = document.reader.reads_metadata_block
     missing, nested = [], []
     for key in ("name", "type"):
         value, under_metadata = _field(front, key)
         if value is None or value == "":
             missing.append(f"`{key}`")
-        elif under_metadata and not reads_metadata_block:
+        elif under_metadata and not document.reader.reads_metadata_block:  # the reader asked only here
             nested.append(f"`{key}`")
     if missing:
         yield Hit(
