@@ -369,10 +369,11 @@ class Document:
 
     def export(self) -> tuple[suppress.Suppressions | None | bool, tuple | None, bool, bool]:
         """What a worker learnt of this file that the parent needs: for every finding on it, the
-        suppression comments; and its facts when it was released (`release`), so that the parent
-        has what container rules read without reading the file again, or when the cache is to keep
-        them (`keep`). A file not released the parent re-reads lazily where a rule needs it."""
-        facts = self.facts() if self.keep or self._released else None
+        suppression comments; and its facts when it read the file (or released it, `release`), so
+        that the parent has what container rules read (frontmatter, marks, sizes) without reading
+        and parsing it again, and the cache what it is to keep (`keep`). A file the worker never
+        read the parent reads lazily where a rule needs it."""
+        facts = self.facts() if self.keep or self._released or self._loaded else None
         return self._suppressions, facts, self.keep, self._released
 
     def adopt(self, state: tuple[suppress.Suppressions | None | bool, tuple | None, bool, bool]) -> None:
