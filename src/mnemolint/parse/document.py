@@ -37,17 +37,9 @@ CITES = "a citation"  # the mark of a text that may cite `path/file.ext:123` (pa
 
 
 # What container and tree rules look for before they read a file (MEM212: a link, a relation to
-# another memory; the CIT rules: a citation), each with its test of the text; a cached file
-# answers `Document.holds` from these without being read.
-def _substring(mark: str) -> Callable[[str], bool]:
-    def found(text: str) -> bool:
-        return mark in text
-
-    return found
-
-
-MARKS: dict[str, Callable[[str], bool]] = {mark: _substring(mark) for mark in ("](", "]:", *RELATIONS)}
-MARKS[CITES] = may_cite
+# another memory; the CIT rules: a citation): each a substring of the text, but the citation's
+# (`citations.may_cite`); a cached file answers `Document.holds` from these without being read.
+MARKS = ("](", "]:", *RELATIONS, CITES)
 
 
 def _marks_of(text: str) -> tuple[str, ...]:
