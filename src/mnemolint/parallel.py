@@ -2,7 +2,7 @@
 
 Per-file rules (reading, decoding, YAML) are nearly all the cost of a large run and independent
 per file, so a forked child takes nearly half of the files and sends back, part by part, its findings plus
-their suppression comments and, for the documents it released (`Document.release`), what container
+their suppression comments and, for the documents it read (`Document.export`), what container
 rules read of them (frontmatter, marks, sizes), which spares the parent from reading them again.
 Container and tree rules then run in the parent as usual. Below
 `MIN_DOCUMENTS`, or without `fork` (Windows, macOS), or on one core, everything stays in-process.
@@ -20,9 +20,7 @@ from mnemolint.parse.document import Document
 # Below this, starting a worker costs more than it saves. Measured with tests/benchmark.py's trees,
 # one core against two, interleaved medians on the 2-core machine while other jobs ran: two
 # cores lose at 750 files and at 2,000 (350 ms against 300 ms), win at 3,000 (354 against 437)
-# and at 10,000 (0.89 s against 1.25 s). Where the worker does not release its documents (the
-# fixer, the language server), its half costs the parent a second read of the topics that
-# container rules need (descriptions, names), about 30 µs a file.
+# and at 10,000 (0.89 s against 1.25 s).
 MIN_DOCUMENTS = 3000
 # From this many documents on, `check` releases each text once its per-file rules have run
 # (`Document.release`). Measured with tests/benchmark.py's trees, interleaved, on the 2-core machine:

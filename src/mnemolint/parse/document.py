@@ -21,7 +21,7 @@ from mnemolint.paths import dangerous_link
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import BinaryIO, TypeVar
+    from typing import TypeVar
 
     T = TypeVar("T")
 
@@ -37,23 +37,31 @@ CITES = "a citation"  # the mark of a text that may cite `path/file.ext:123` (pa
 
 
 # What container and tree rules look for before they read a file (MEM212: a link, a relation to
-# another memory; the CIT rules: a citation), each with its test of the text; a cached file
-# answers `Document.holds` from these without being read.
-def _substring(mark: str) -> Callable[[str], bool]:
-    def found(text: str) -> bool:
-        return mark in text
-
-    return found
-
-
-MARKS: dict[str, Callable[[str], bool]] = {mark: _substring(mark) for mark in ("](", "]:", *RELATIONS)}
-MARKS[CITES] = may_cite
+# another memory; the CIT rules: a citation): each a substring of the text, but the citation's
+# (`citations.may_cite`); a cached file answers `Document.holds` from these without being read.
+MARKS = ("](", "]:", *RELATIONS, CITES)
 
 
 def _marks_of(text: str) -> tuple[str, ...]:
-    """Which of `MARKS` `text` holds; a link's mark is looked for only where a `]` is (one memchr)."""
-    bracketed = "]" in text
-    return tuple(mark for mark, found in MARKS.items() if (bracketed or mark[0] != "]") and found(text))
+    """Which of `MARKS` `text` holds, in their order: each substring searched at C speed, a link's
+    only where a `]` is and the two `supersede…` relations only where that word is (one memchr, one
+    search), every file of a run asked (tests/test_text_prefilters.py checks it against `MARKS`)."""
+    found: list[str] = []
+    if "]" in text:
+        if "](" in text:
+            found.append("](")
+        if "]:" in text:
+            found.append("]:")
+    if "relates_to" in text:
+        found.append("relates_to")
+    if "supersede" in text:
+        if "supersedes" in text:
+            found.append("supersedes")
+        if "superseded_by" in text:
+            found.append("superseded_by")
+    if may_cite(text):
+        found.append(CITES)
+    return tuple(found)
 
 
 # The slots `facts()` gives the cache, in its order.
@@ -187,19 +195,21 @@ class Document:
             if isinstance(opened, str):
                 self.read_error = opened
                 return
-            handle, info = opened
-            with handle:
+            fd, info = opened
+            try:
                 size = info.st_size
                 if size > limit:
                     self._too_large, self._size = True, size
                     return
                 # Sized to the file: a fixed `limit`-sized read allocates 2 MiB for every file.
-                data = handle.read(size + 1) or b""
+                data = os.read(fd, size + 1)
                 if len(data) > size:  # it grew since: read on, up to the limit
-                    data += handle.read(limit + 1 - len(data)) or b""
+                    data += os.read(fd, limit + 1 - len(data))
                     if len(data) > limit:
                         self._too_large, self._size = True, len(data)
                         return
+            finally:
+                os.close(fd)
         except OSError as error:
             self.read_error = error.strerror or str(error)
             return
@@ -352,10 +362,11 @@ class Document:
 
     def export(self) -> tuple[suppress.Suppressions | None | bool, tuple | None, bool, bool]:
         """What a worker learnt of this file that the parent needs: for every finding on it, the
-        suppression comments; and its facts when it was released (`release`), so that the parent
-        has what container rules read without reading the file again, or when the cache is to keep
-        them (`keep`). A file not released the parent re-reads lazily where a rule needs it."""
-        facts = self.facts() if self.keep or self._released else None
+        suppression comments; and its facts when it read the file (or released it, `release`), so
+        that the parent has what container rules read (frontmatter, marks, sizes) without reading
+        and parsing it again, and the cache what it is to keep (`keep`). A file the worker never
+        read the parent reads lazily where a rule needs it."""
+        facts = self.facts() if self.keep or self._released or self._loaded else None
         return self._suppressions, facts, self.keep, self._released
 
     def adopt(self, state: tuple[suppress.Suppressions | None | bool, tuple | None, bool, bool]) -> None:
@@ -401,11 +412,13 @@ class Document:
         """What `make(self)` computes of this file's text alone (an index's classified lines, what
         each agent loads of it), once: it goes with the document, so a run that takes the
         document over (`take_over`) does not compute it again."""
-        if self._derived is None:
-            self._derived = {}
-        if key not in self._derived:
-            self._derived[key] = make(self)
-        return self._derived[key]  # type: ignore[return-value]
+        found = self._derived
+        if found is None:
+            found = self._derived = {}
+        elif key in found:  # asked by several rules of every file: the answer first
+            return found[key]  # type: ignore[return-value]
+        value = found[key] = make(self)
+        return value
 
     def take_over(self, earlier: Document) -> None:
         """What `earlier`, this same unchanged file in an earlier run, read and parsed: a process
@@ -492,31 +505,35 @@ def head(path: str, limit: int = 65_536) -> str | None:
         opened = _open_regular(path)
         if isinstance(opened, str):
             return None
-        with opened[0] as handle:
-            data = handle.read(limit) or b""
+        try:
+            data = os.read(opened[0], limit)
+        finally:
+            os.close(opened[0])
     except OSError:
         return None
     return data.decode("utf-8", "replace")
 
 
-def _open_regular(path: str) -> tuple[BinaryIO, os.stat_result] | str:
-    """The regular file at `path`, open without blocking, and its `fstat`; or why it is refused: a
-    dangerous link (the file itself, or a linked folder above it), or something other than a
-    regular file standing at its name (a FIFO or device swapped in since the walk saw a file)."""
+def _open_regular(path: str) -> tuple[int, os.stat_result] | str:
+    """The regular file at `path`, open without blocking (a descriptor: read with `os.read`, no
+    file object for a file read once), and its `fstat`; or why it is refused: a dangerous link
+    (the file itself, or a linked folder above it), or something other than a regular file
+    standing at its name (a FIFO or device swapped in since the walk saw a file)."""
     fd = _open(path)
     if isinstance(fd, str):
         return fd
-    handle = open(fd, "rb", buffering=0)
     try:
-        refused = dangerous_link(path, _opened(fd))
-        info = os.fstat(handle.fileno())
+        real = _opened(fd)
+        # Opened where it is named, the absolute and normal path it is: no link on its way.
+        refused = None if real == path else dangerous_link(path, real)
+        info = os.fstat(fd)
     except BaseException:
-        handle.close()
+        os.close(fd)
         raise
     if refused or not stat.S_ISREG(info.st_mode):
-        handle.close()
+        os.close(fd)
         return refused or "not a regular file (a FIFO, device or directory stands at its name)"
-    return handle, info
+    return fd, info
 
 
 def _open(path: str) -> int | str:

@@ -285,7 +285,12 @@ def fast_path(lines: list[str], max_depth: int) -> dict[str, str] | None:
     not below depth 1 (a flat mapping is one level deep), and not where that path would scan
     events for FM004's positions (a value YAML 1.1 reads differently). None: ask ruamel."""
     flat = read_flat(lines) if max_depth >= 1 else None
-    return None if flat is None or _may_be_ambiguous(flat) else flat
+    if flat is None:
+        return None
+    for value in flat.values():  # `_may_be_ambiguous` of a mapping of strings, without its recursion
+        if value[:1] in _AMBIGUOUS_START and re.fullmatch(_AMBIGUOUS, value) is not None:
+            return None
+    return flat
 
 
 def parse_block(text: str, max_depth: int, last_wins: bool = False) -> FrontMatter:

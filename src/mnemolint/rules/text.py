@@ -66,6 +66,11 @@ def invalid_utf8(document: Document, options: dict) -> Iterator[Hit]:
         )
 
 
+def _crlf(text: str) -> bool:
+    """Whether `text` holds a CRLF: a CR is looked for first (memchr), a file without one has none."""
+    return "\r" in text and "\r\n" in text
+
+
 @rule(
     "TXT003",
     "mixed-line-endings",
@@ -77,7 +82,7 @@ def invalid_utf8(document: Document, options: dict) -> Iterator[Hit]:
 )
 def mixed_line_endings(document: Document, options: dict) -> Iterator[Hit]:
     text = document.text
-    if not text or "\r\n" not in text:
+    if not text or not _crlf(text):
         return
     lines = document.lines
     ended = lines[:-1]  # the last piece has no line ending
@@ -119,7 +124,7 @@ _NOT_A_PERSON = frozenset(
     {"...", "…", "user", "username", "yourname", "your-name", "you", "me", "name", "alice", "bob", "example"}
     | {"ubuntu", "ec2-user", "centos", "debian", "admin", "runner", "vscode", "node", "codespace", "root"}
 )
-# What every match of `_ABSOLUTE` holds: a plain substring test rules out most files at once.
+# What every match of `_ABSOLUTE` holds: plain substring tests rule out most files at once (`_marked`).
 _MARKS = ("/home/", "/Users/", ":\\", ":/Users", ":/Documents and Settings")
 _REST_OF_PATH = Lazy(r"[^\s`'\"<>|]*")
 # A path given as an example of what to write, or of what not to ("e.g. … not `D:\projects\x`").
@@ -144,6 +149,14 @@ def _user_path(line: str) -> re.Match | None:
     return None
 
 
+def _marked(text: str) -> bool:
+    """Whether `text` holds one of `_MARKS`, each searched once at C speed (no generator): both
+    drive marks after `:/` start with it, so they are looked for only where it is."""
+    if "/home/" in text or "/Users/" in text or ":\\" in text:
+        return True
+    return ":/" in text and (":/Users" in text or ":/Documents and Settings" in text)
+
+
 @rule(
     "TXT004",
     "absolute-path",
@@ -154,7 +167,7 @@ def _user_path(line: str) -> re.Match | None:
 )
 def absolute_path(document: Document, options: dict) -> Iterator[Hit]:
     text = document.text
-    if not text or not any(mark in text for mark in _MARKS) or not _ABSOLUTE.search(text):
+    if not text or not _marked(text) or not _ABSOLUTE.search(text):
         return  # most files hold none: no regex scan, no Markdown parse for them
     from mnemolint.parse import markdown
 

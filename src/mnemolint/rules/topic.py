@@ -40,14 +40,27 @@ def _a_memory(document: Document) -> bool:
     return not isinstance(container, MemoryDir) or container.secondary(document) is None
 
 
-def _measure(document: Document, options: dict) -> tuple[float, str] | None:
+def _memory_size(document: Document) -> tuple[int, int | None] | None:
+    """The trimmed size of a topic that holds a memory (`Document.trimmed_size`), or None: found
+    once for MEM201 and MEM202 (`Document.derived`; the caps are options, applied by each rule)."""
     if document.text is None and not document.too_large or not _a_memory(document):
         return None
-    size, lines = document.trimmed_size
+    return document.trimmed_size
+
+
+def _measure(document: Document, options: dict) -> tuple[float, int, int | None] | None:
+    """A memory topic's occupancy of its cap (the larger of its byte and line shares), its bytes and lines."""
+    measured = document.derived("memory size", _memory_size)
+    if measured is None:
+        return None
+    size, lines = measured
+    return max(size / options["topic-max-bytes"], (lines or 0) / options["topic-max-lines"]), size, lines
+
+
+def _occupancy(measured: tuple[float, int, int | None], options: dict) -> str:
+    _, size, lines = measured
     max_bytes, max_lines = options["topic-max-bytes"], options["topic-max-lines"]
-    ratio = max(size / max_bytes, (lines or 0) / max_lines)
-    shown = f"{size:,} of {max_bytes:,} bytes" + (f", {lines:,} of {max_lines} lines" if lines is not None else "")
-    return ratio, shown
+    return f"{size:,} of {max_bytes:,} bytes" + (f", {lines:,} of {max_lines} lines" if lines is not None else "")
 
 
 @rule(
@@ -63,9 +76,9 @@ def topic_over_limit(document: Document, options: dict) -> Iterator[Hit]:
     measured = _measure(document, options)
     if measured and measured[0] > 1:
         yield Hit(
-            f"Topic file is over its cap ({measured[1]}): too big to stay one thing. The agent reads a topic "
-            "whole when it opens it, so all of it is spent on every read; the cap is the memory's capacity "
-            f"convention. Rewrite it now. {_ONE_THING}"
+            f"Topic file is over its cap ({_occupancy(measured, options)}): too big to stay one thing. The agent "
+            "reads a topic whole when it opens it, so all of it is spent on every read; the cap is the memory's "
+            f"capacity convention. Rewrite it now. {_ONE_THING}"
         )
 
 
@@ -82,14 +95,19 @@ def topic_near_limit(document: Document, options: dict) -> Iterator[Hit]:
     measured = _measure(document, options)
     if measured and options["topic-warn-ratio"] <= measured[0] <= 1:
         yield Hit(
-            f"Topic file is at {measured[0]:.0%} of its cap ({measured[1]}): close to too big to stay one "
-            f"thing. {_ONE_THING}"
+            f"Topic file is at {measured[0]:.0%} of its cap ({_occupancy(measured, options)}): close to too big to "
+            f"stay one thing. {_ONE_THING}"
         )
 
 
 def _readable_frontmatter(document: Document) -> fm.FrontMatter | None:
     """The frontmatter when its fields can be judged (broken YAML is FM0xx's to report), in a file
-    that holds a memory."""
+    that holds a memory: found once per document (`Document.derived`) for the six topic rules and
+    the title and link rules that read it."""
+    return document.derived("memory frontmatter", _judged_frontmatter)
+
+
+def _judged_frontmatter(document: Document) -> fm.FrontMatter | None:
     if not document.readable or not _a_memory(document):  # `readable`: known from the cache without a read
         return None
     front = document.frontmatter
@@ -168,13 +186,12 @@ def topic_missing_field(document: Document, options: dict) -> Iterator[Hit]:
     front = _readable_frontmatter(document)
     if front is None:
         return
-    reads_metadata_block = document.reader.reads_metadata_block
     missing, nested = [], []
     for key in ("name", "type"):
         value, under_metadata = _field(front, key)
         if value is None or value == "":
             missing.append(f"`{key}`")
-        elif under_metadata and not reads_metadata_block:
+        elif under_metadata and not document.reader.reads_metadata_block:  # the reader asked only here
             nested.append(f"`{key}`")
     if missing:
         yield Hit(

@@ -1,0 +1,52 @@
+"""A forked worker sends back the facts of every document it read (`Document.export`), released
+or not: the parent's container rules read its frontmatter, marks and sizes from there instead of
+reading and parsing the file a second time, and the findings are those of one process."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from conftest import preview_settings, write_tree
+from test_document_release import TREE, findings
+
+from mnemolint import parallel
+from mnemolint.engine import lint
+from mnemolint.parse.document import Document
+
+# The shared tree, and enough plain topics beside it that both processes get some of each.
+WIDE = {
+    **TREE,
+    **{
+        f"memory/plain-{n}.md": f"---\nname: Plain {n}\ndescription: Topic {n}\ntype: user\n---\n\nBody {n}.\n"
+        for n in range(40)
+    },
+}
+
+
+@pytest.mark.parametrize("release", [False, True], ids=["kept", "released"])
+def test_the_parent_reads_again_only_what_a_rule_asks_the_text_of(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, release: bool
+) -> None:
+    write_tree(tmp_path, WIDE)
+    settings = preview_settings(tmp_path)
+    alone = lint([str(tmp_path)], settings)
+    monkeypatch.setattr(parallel, "MIN_DOCUMENTS", 1)
+    monkeypatch.setattr(parallel, "_cores", lambda: 2)
+    monkeypatch.setattr(parallel, "RELEASE_MIN", 1 if release else 1 << 62)
+    parent, read = os.getpid(), []
+    original = Document._read
+
+    def counted(self: Document) -> None:
+        if os.getpid() == parent:  # the worker's reads stay in its own copy of the list
+            read.append(os.path.basename(self.path))
+        original(self)
+
+    monkeypatch.setattr(Document, "_read", counted)
+    split = lint([str(tmp_path)], settings, release=release)
+    assert findings(split.diagnostics) == findings(alone.diagnostics)
+    plain = [name for name in read if name.startswith("plain-")]
+    # The parent checks 11 in 20 of the files itself; the worker's plain topics hold no link, no
+    # relation, no citation: no rule needs their text in the parent.
+    assert 20 <= len(plain) <= 25, sorted(read)
