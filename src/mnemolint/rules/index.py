@@ -284,20 +284,6 @@ def _replacement(memdir: MemoryDir, number: int, topic: Document, options: dict)
     return generate.replacement(memdir, number, topic, options)
 
 
-class _Append:
-    """The build of one orphan's fix: `append(topic)`, as `partial` would call it, in one small
-    object (a dir of 100,000 orphans holds one a finding; a `partial` is four times the size)."""
-
-    __slots__ = ("append", "topic")
-
-    def __init__(self, append: Callable[[Document], tuple[Edit, ...] | str], topic: Document) -> None:
-        self.append = append
-        self.topic = topic
-
-    def __call__(self) -> tuple[Edit, ...] | str:
-        return self.append(self.topic)
-
-
 def _appender(memdir: MemoryDir, options: dict) -> Callable[[Document], tuple[Edit, ...] | str]:
     """One per memory dir and run: the orphans' lines claim the index's room one after another."""
     made: list = []
@@ -495,7 +481,7 @@ def index_orphan_topic(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
         fix = None
         if not unindexable(topic.rel):
             message = "Add the topic's generated line to MEMORY.md"
-            fix = Fix(SAFE, message, path=memdir.index_path, build=_Append(append, topic))
+            fix = Fix(SAFE, message, path=memdir.index_path, build=append, of=topic)
         behind = sorted(lists.get(topic.rel, ()))
         more = (
             f" It is a secondary index, and the {len(behind):,} {'topic' if len(behind) == 1 else 'topics'} it "
