@@ -620,23 +620,27 @@ def _similar(
     design` and `sprint 8 closed` share only their series. The join runs over the distinct gram
     sets, and their titles are matched by their numbers, so a dir of 2,000 `Topic N` is not two
     million pairs."""
-    by_words: dict[tuple[str, ...], dict[str, list[int]]] = {}
+    # Per distinct words, the first title of each numbers; a first title's later ones apart, as
+    # most titles have none (a list each would be most of what a dir of 100,000 `Topic N` holds here).
+    firsts: dict[tuple[str, ...], dict[str, int]] = {}
+    later: dict[int, list[int]] = {}
     for i, facts in enumerate(titles):
-        by_words.setdefault(facts.words, {}).setdefault(facts.numbers, []).append(i)
-    sets = [frozenset(words) for words in by_words]  # only while the pairs are found: one a distinct title
-    members_of = list(by_words.values())
+        first = firsts.setdefault(facts.words, {}).setdefault(facts.numbers, i)
+        if first != i:
+            later.setdefault(first, []).append(i)
+    sets = [frozenset(words) for words in firsts]  # only while the pairs are found: one a distinct title
+    by_numbers = list(firsts.values())
     pairs = [
         (min(i, j), max(i, j), overlap)
         for a, b, overlap in close_pairs(sets, ratio)
         if close(sets[a], sets[b], ratio) and close(sets[a] - series, sets[b] - series, ratio)
-        for numbers, members in members_of[a].items()
-        for i in members
-        for j in members_of[b].get(numbers, ())
+        for numbers, first in by_numbers[a].items()
+        if numbers in by_numbers[b]
+        for i in (first, *later.get(first, ()))
+        for j in (by_numbers[b][numbers], *later.get(by_numbers[b][numbers], ()))
     ]
-    for by_numbers in members_of:  # the same words and numbers, written apart (`Build-notes`)
-        for members in by_numbers.values():
-            first = titles[members[0]].title
-            pairs += [(members[0], j, 1.0) for j in members[1:] if titles[j].title != first]
+    for first, others in later.items():  # the same words and numbers, written apart (`Build-notes`)
+        pairs += [(first, j, 1.0) for j in others if titles[j].title != titles[first].title]
     return sorted(pairs, key=lambda pair: (pair[1], pair[0]))
 
 
