@@ -54,8 +54,8 @@ if TYPE_CHECKING:
     from mnemolint.config import Settings
     from mnemolint.kinds.base import Container
     from mnemolint.parse.document import Document
-    from mnemolint.rules import Listed
     from mnemolint.parse.index_lines import IndexLine
+    from mnemolint.rules import Listed
     from mnemolint.rules.base import Rule
 
 RACY_NS = 2_000_000_000  # mtime this close to the reading run: the stat key alone is not trusted
@@ -650,8 +650,9 @@ def _create(path: str, data: bytes) -> None:
 # functions of the index's text alone (and of the options that say how it is read), so they are
 # kept under the BLAKE2 digest of that text and those options, and given back only for the same
 # digest (the text itself is not kept: an index that looks as if it holds a secret keeps nothing):
-# a write to a topic, which leaves the index as it was, reads the index and classifies nothing. One file per version folder
-# (`INDEX_FACTS`), the check cache's format under a key of its own, holding the last few indexes.
+# a write to a topic, which leaves the index as it was, reads the index and classifies nothing.
+# One file per version folder (`INDEX_FACTS`), the check cache's format under a key of its own,
+# holding the last few indexes.
 
 INDEX_FACTS = "hook.cache"
 INDEXES_KEPT = 8  # memory dirs whose index facts are kept: the ones an agent wrote to last

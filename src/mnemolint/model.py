@@ -45,10 +45,12 @@ class Fix:
     orphan topic's fix adds a line to MEMORY.md); a fix for a file that does not exist creates
     it (MEM106). Fixes that write generated index lines carry `build` instead of edits: it computes
     them only when fixes are applied, so a plain `check` never imports the index generator, and
-    returns a reason instead when no edit can be made (the index has no room left, say).
+    returns a reason instead when no edit can be made (the index has no room left, say). `of`, when
+    given, is what `build` is called with: the orphan topic whose line it writes, so that the
+    100,000 orphans of a large dir share one function, not a closure each.
     """
 
-    __slots__ = ("applicability", "message", "edits", "path", "build")
+    __slots__ = ("applicability", "message", "edits", "path", "build", "of")
 
     def __init__(
         self,
@@ -57,17 +59,21 @@ class Fix:
         edits: tuple[Edit, ...] = (),
         *,
         path: str | None = None,
-        build: Callable[[], tuple[Edit, ...] | str] | None = None,
+        build: Callable[..., tuple[Edit, ...] | str] | None = None,
+        of: object = None,
     ) -> None:
         self.applicability = applicability
         self.message = message
         self.edits = edits
         self.path = path
         self.build = build
+        self.of = of
 
     def compute(self) -> tuple[Edit, ...] | str:
         """The edits, or why this fix cannot be made now."""
-        return self.edits if self.build is None else self.build()
+        if self.build is None:
+            return self.edits
+        return self.build() if self.of is None else self.build(self.of)
 
 
 class Hit:

@@ -12,7 +12,7 @@ show a token that names a file.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 from mnemolint.model import Diagnostic
@@ -59,12 +59,28 @@ def display_path(path: str, cwd: str | None = None) -> str:
     """Relative to the current directory (`cwd`, when the caller asked it once for many paths),
     with `/` separators, as every format but SARIF shows paths: `printable`, like the messages (a
     token in a file name is masked there too)."""
-    cwd = cwd or os.getcwd()
+    return printable(_relative(path, cwd or os.getcwd()))
+
+
+def display_paths(paths: list[str]) -> list[str]:
+    """`display_path` of each of `paths`, redacted together (`redact_all`): a format's batch."""
+    cwd = os.getcwd()
+    return printables([_relative(path, cwd) for path in paths])
+
+
+def with_paths(diagnostics: list[Diagnostic]) -> Iterator[tuple[Diagnostic, str]]:
+    """Each finding with its file as `display_path` shows it, the paths redacted a batch at a time."""
+    for start in range(0, len(diagnostics), BATCH):
+        batch = diagnostics[start : start + BATCH]
+        yield from zip(batch, display_paths([diagnostic.path for diagnostic in batch]), strict=True)
+
+
+def _relative(path: str, cwd: str) -> str:
     if inside(path, cwd) and path != cwd:
         rel = path[len(cwd.rstrip(os.sep)) + 1 :]
     else:
         rel = _relative_out(path, cwd)
-    return printable(rel if os.sep == "/" else rel.replace(os.sep, "/"))
+    return rel if os.sep == "/" else rel.replace(os.sep, "/")
 
 
 def _relative_out(path: str, cwd: str) -> str:
@@ -141,8 +157,9 @@ def shown(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     """The findings with their messages (and their fixes' messages) redacted, then escaped for
     printing, in place: reporting is the last use of a finding's text, and neither step changes a
     text twice. Every message is redacted, not only a sensitive family's: any rule may quote what
-    a file holds (a glob, a link target, a description), and a token there is still a token. A
-    text that many findings share (a fix's message, most often) is made printable once."""
+    a file holds (a glob, a link target, a description), and a token there is still a token. The
+    messages are redacted a block at a time (`printables`); a text that many findings share (a
+    fix's message, most often) is made printable once."""
     made: dict[str, str] = {}
 
     def once(text: str) -> str:
@@ -151,12 +168,26 @@ def shown(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
             done = made[text] = printable(text)
         return done
 
-    for diagnostic in diagnostics:
-        diagnostic.message = once(diagnostic.message)
-        if diagnostic.fix is not None:
-            diagnostic.fix.message = once(diagnostic.fix.message)
-        diagnostic.related = tuple(once(name) for name in diagnostic.related)
+    for start in range(0, len(diagnostics), BATCH):
+        batch = diagnostics[start : start + BATCH]
+        for diagnostic, message in zip(batch, printables([each.message for each in batch]), strict=True):
+            diagnostic.message = message
+            if diagnostic.fix is not None:
+                diagnostic.fix.message = once(diagnostic.fix.message)
+            if diagnostic.related:
+                diagnostic.related = tuple(once(name) for name in diagnostic.related)
     return diagnostics
+
+
+# Findings a format makes printable at once (`printables`): what is held of them meanwhile stays small.
+BATCH = 1024
+
+
+def printables(texts: list[str]) -> list[str]:
+    """`printable` of each of `texts`, redacted together (`redact.redact_all`)."""
+    from mnemolint.redact import redact_all
+
+    return [visible(text) for text in redact_all(texts)]
 
 
 @lru_cache(maxsize=4_096)  # a language server shows the same messages and names after each keystroke

@@ -7,11 +7,9 @@ comes from rich, imported only when colour was chosen (`report.color`).
 
 from __future__ import annotations
 
-import os
-
 from mnemolint.model import ERROR, INFO, SAFE, WARNING, Diagnostic
 from mnemolint.parse.textutil import plural
-from mnemolint.report import ReportOptions, display_path
+from mnemolint.report import ReportOptions, display_path, with_paths
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -21,8 +19,9 @@ _STYLE = {ERROR: "bold red", WARNING: "yellow", INFO: "cyan"}
 MARK = "[*] "
 
 
-def location(diagnostic: Diagnostic, cwd: str | None = None) -> str:
-    path = display_path(diagnostic.path, cwd)
+def location(diagnostic: Diagnostic, path: str | None = None) -> str:
+    """`path:line:col`, the file as `display_path` shows it unless its `path` is given."""
+    path = display_path(diagnostic.path) if path is None else path
     if diagnostic.line is None:
         return path
     return f"{path}:{diagnostic.line}:{diagnostic.column or 1}"
@@ -74,10 +73,9 @@ def write(diagnostics: list[Diagnostic], out: TextIO, options: ReportOptions) ->
     if options.color:
         _write_rich(diagnostics, out, options)
         return
-    cwd = os.getcwd()  # once, not once per finding: a system call
-    for diagnostic in diagnostics:
+    for diagnostic, path in with_paths(diagnostics):
         mark = MARK if fixable(diagnostic, options.fixes) else ""
-        out.write(f"{location(diagnostic, cwd)}: {diagnostic.code} {mark}{diagnostic.message}\n")
+        out.write(f"{location(diagnostic, path)}: {diagnostic.code} {mark}{diagnostic.message}\n")
     if not options.quiet:
         for line in _closing(diagnostics, options):
             out.write(line + "\n")

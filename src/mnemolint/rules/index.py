@@ -496,7 +496,7 @@ def index_orphan_topic(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
         fix = None
         if not unindexable(topic.rel):
             message = "Add the topic's generated line to MEMORY.md"
-            fix = Fix(SAFE, message, path=memdir.index_path, build=partial(append, topic))
+            fix = Fix(SAFE, message, path=memdir.index_path, build=append, of=topic)
         behind = sorted(lists.get(topic.rel, ()))
         more = (
             f" It is a secondary index, and the {len(behind):,} {'topic' if len(behind) == 1 else 'topics'} it "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+import sys
 from collections import Counter
 from collections.abc import Iterator
 
@@ -402,32 +403,59 @@ def _normal(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
-class _Titled:
-    """A topic's title and the layer and condition it holds under (the memory convention):
-    `scope` (absent is the project layer, the default) and `when` (absent is its own condition),
-    and what MEM209 compares titles by (`_grams`)."""
+class _TitleFacts:
+    """What MEM208, MEM209 and MEM212 compare of a topic: its title as normalised (`_normal`), the
+    layer and condition it holds under (the memory convention: `scope`, absent is the project
+    layer, the default; `when`, absent is its own condition) and what MEM209 compares titles by
+    (`_grams`): the words and bigrams, sorted, and the numbers, one string. A dir may hold
+    100,000 topics, so each is a few small objects shared where they can be: the title is the
+    `name` string itself when it is already normal, the usual key is one tuple, and the dir's
+    topics share equal word tuples (`_find_titled`). The title as written is read again from the
+    frontmatter for the few findings that show it (`_written_title`)."""
 
-    __slots__ = ("topic", "title", "shown", "key", "grams")
+    __slots__ = ("title", "key", "words", "numbers")
 
-    def __init__(self, topic: Document, facts: tuple[str, str, tuple[object, object], tuple]) -> None:
-        self.topic = topic
-        self.title, self.shown, self.key, self.grams = facts
+    def __init__(self, title: str, key: tuple[object, object], words: tuple[str, ...], numbers: str) -> None:
+        self.title = title
+        self.key = key
+        self.words = words
+        self.numbers = numbers  # the title's numbers joined by a space (digits hold none): one string, not a tuple
 
 
-def _title_facts(topic: Document) -> tuple[str, str, tuple[object, object], tuple] | None:
-    """What `_Titled` holds of a topic, or None when it has no title to compare (the others are
-    MEM205's), computed of its text alone: it goes with the document (`Document.derived`), so a
-    language server's keystroke in one topic does not read the titles of the 2,000 others again."""
+_PROJECT = ("project", None)  # the key of a topic with neither `scope` nor `when`: most of them
+
+
+def _title_facts(topic: Document) -> _TitleFacts | None:
+    """A topic's `_TitleFacts`, or None when it has no title to compare (the others are MEM205's),
+    computed of its text alone: it goes with the document (`Document.derived`), so a language
+    server's keystroke in one topic does not read the titles of the 2,000 others again."""
     front = _readable_frontmatter(topic)
     if front is None:
         return None
+    name = _name(front)
+    if name is None:
+        return None
+    data = front.data or {}
+    written = str(name)
+    title = _normal(written)
+    key = (_condition(data.get("scope")) or "project", _condition(data.get("when")))
+    grams, numbers = _grams(title)
+    words = tuple(sorted(sys.intern(gram) for gram in grams))
+    title = written if title == written else title  # most names are written normal (`feedback_testing`)
+    return _TitleFacts(title, _PROJECT if key == _PROJECT else key, words, " ".join(numbers))
+
+
+def _name(front: fm.FrontMatter) -> str | int | float | None:
+    """The topic's `name` when it is a title to compare: a string, or a number, not blank."""
     name, _ = _field(front, "name")
     if not isinstance(name, (str, int, float)) or isinstance(name, bool) or not str(name).strip():
         return None
-    data = front.data or {}
-    title = _normal(str(name))
-    key = (_condition(data.get("scope")) or "project", _condition(data.get("when")))
-    return title, str(name).strip(), key, _grams(title)
+    return name
+
+
+def _written_title(topic: Document) -> str:
+    """The title of a titled topic as written (`_title_facts` found it), for a finding to quote."""
+    return str(_name(topic.frontmatter)).strip()
 
 
 def _condition(value: object) -> object:
@@ -438,18 +466,31 @@ def _condition(value: object) -> object:
     return _normal(str(value))
 
 
-def _titled(memdir: MemoryDir) -> list[_Titled]:
-    """The topics that have a title (`name`), in path order (the others are MEM205's); once per
-    memory dir and run."""
+class _Titles:
+    """The topics of a memory dir that have a title (`name`), in path order, beside their facts:
+    two lists rather than an object a topic."""
+
+    __slots__ = ("topics", "facts")
+
+    def __init__(self) -> None:
+        self.topics: list[Document] = []
+        self.facts: list[_TitleFacts] = []
+
+
+def _titled(memdir: MemoryDir) -> _Titles:
+    """The titled topics (the others are MEM205's); once per memory dir and run."""
     return memdir.derived("titled", _find_titled)
 
 
-def _find_titled(memdir: MemoryDir) -> list[_Titled]:
-    found = []
+def _find_titled(memdir: MemoryDir) -> _Titles:
+    found = _Titles()
+    shared: dict[tuple[str, ...], tuple[str, ...]] = {}  # equal word tuples made one (`Topic 1`, `Topic 2`, …)
     for topic in sorted(memdir.topics, key=lambda document: document.rel):
         facts = topic.derived("titled", _title_facts)
         if facts is not None:
-            found.append(_Titled(topic, facts))
+            facts.words = shared.setdefault(facts.words, facts.words)
+            found.topics.append(topic)
+            found.facts.append(facts)
     return found
 
 
@@ -473,17 +514,19 @@ def _condition_shown(key: tuple[object, object]) -> str:
     reports_on=ON_MEMBERS,
 )
 def topic_duplicate_title(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
-    first: dict[tuple[str, object], _Titled] = {}
-    for titled in _titled(memdir):
-        earlier = first.setdefault((titled.title, titled.key), titled)
-        if earlier is not titled:
+    titles = _titled(memdir)
+    first: dict[tuple[object, object], dict[str, int]] = {}  # by key, then title: no tuple made a topic
+    for at, facts in enumerate(titles.facts):
+        earlier = first.setdefault(facts.key, {}).setdefault(facts.title, at)
+        if earlier != at:
+            topic = titles.topics[at]
             yield Hit(
-                f"Title `{quote(titled.shown)}` is already the title of `{earlier.topic.rel}` "
-                f"({_condition_shown(titled.key)}): same title, same layer, same condition is one memory, "
+                f"Title `{quote(_written_title(topic))}` is already the title of `{titles.topics[earlier].rel}` "
+                f"({_condition_shown(facts.key)}): same title, same layer, same condition is one memory, "
                 "so the agent saves into one and the other goes stale. Merge the two files into one, or give "
                 "one a `when` or a title of its own if they hold under different conditions.",
-                path=titled.topic.path,
-                line=_name_line(titled.topic),
+                path=topic.path,
+                line=_name_line(topic),
             )
 
 
@@ -549,21 +592,22 @@ def close_pairs(grams: list[frozenset[str]], ratio: float) -> Iterator[tuple[int
 )
 def topic_similar_title(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     ratio = options["similar-title-ratio"]
-    groups: dict[tuple[object, object], list[_Titled]] = {}
-    titled_topics = _titled(memdir)
-    for titled in titled_topics:
-        groups.setdefault(titled.key, []).append(titled)
-    series = series_grams([titled.grams[0] for titled in titled_topics])
+    titles = _titled(memdir)
+    groups: dict[tuple[object, object], list[int]] = {}
+    for at, facts in enumerate(titles.facts):
+        groups.setdefault(facts.key, []).append(at)
+    series = series_grams([facts.words for facts in titles.facts])
     for group in groups.values():
-        for i, j, overlap in _similar([(titled.title, titled.grams) for titled in group], ratio, series):
-            earlier, later = group[i], group[j]
+        for i, j, overlap in _similar([titles.facts[at] for at in group], ratio, series):
+            earlier, later = titles.topics[group[i]], titles.topics[group[j]]
+            shown, close_to = _written_title(later), _written_title(earlier)
             yield Hit(
-                f"Title `{quote(later.shown)}` is close to `{quote(earlier.shown)}` of `{earlier.topic.rel}` "
+                f"Title `{quote(shown)}` is close to `{quote(close_to)}` of `{earlier.rel}` "
                 f"(overlap {overlap:.2f}, from {ratio:g}): if they are one memory, merge them; if they are two, "
                 "keep them, and let the titles say what tells them apart (for example 「前端 API 地址」 and "
                 "「后端 API 地址」 are two).",
-                path=later.topic.path,
-                line=_name_line(later.topic),
+                path=later.path,
+                line=_name_line(later),
             )
 
 
@@ -573,7 +617,7 @@ def topic_similar_title(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
 SERIES_TITLES = 3
 
 
-def series_grams(grams: list[frozenset[str]]) -> frozenset[str]:
+def series_grams(grams: list[tuple[str, ...]]) -> frozenset[str]:
     """The grams at least `SERIES_TITLES` of the dir's titles hold (their document frequency)."""
     counts = Counter(gram for found in grams for gram in found)
     return frozenset(gram for gram, count in counts.items() if count >= SERIES_TITLES)
@@ -588,7 +632,7 @@ def close(a: frozenset[str], b: frozenset[str], ratio: float) -> bool:
 
 
 def _similar(
-    titles: list[tuple[str, tuple[frozenset[str], tuple[str, ...]]]], ratio: float, series: frozenset[str] = frozenset()
+    titles: list[_TitleFacts], ratio: float, series: frozenset[str] = frozenset()
 ) -> list[tuple[int, int, float]]:
     """The close pairs (i < j) of `titles`, by the later one. Titles whose numbers differ are
     members of a numbered series (`Incident 12`, `Incident 13 notes`), two memories on purpose, and
@@ -596,23 +640,28 @@ def _similar(
     still close without the `series` grams, the names many titles of the dir share: `sprint 8
     design` and `sprint 8 closed` share only their series. The join runs over the distinct gram
     sets, and their titles are matched by their numbers, so a dir of 2,000 `Topic N` is not two
-    million pairs. Each title comes with its `_grams`."""
-    read = [grams for _, grams in titles]
-    by_grams: dict[frozenset[str], dict[tuple[str, ...], list[int]]] = {}
-    for i, (grams, numbers) in enumerate(read):
-        by_grams.setdefault(grams, {}).setdefault(numbers, []).append(i)
-    sets = list(by_grams)
+    million pairs."""
+    # Per distinct words, the first title of each numbers; a first title's later ones apart, as
+    # most titles have none (a list each would be most of what a dir of 100,000 `Topic N` holds here).
+    firsts: dict[tuple[str, ...], dict[str, int]] = {}
+    later: dict[int, list[int]] = {}
+    for i, facts in enumerate(titles):
+        first = firsts.setdefault(facts.words, {}).setdefault(facts.numbers, i)
+        if first != i:
+            later.setdefault(first, []).append(i)
+    sets = [frozenset(words) for words in firsts]  # only while the pairs are found: one a distinct title
+    by_numbers = list(firsts.values())
     pairs = [
         (min(i, j), max(i, j), overlap)
         for a, b, overlap in close_pairs(sets, ratio)
         if close(sets[a], sets[b], ratio) and close(sets[a] - series, sets[b] - series, ratio)
-        for numbers, members in by_grams[sets[a]].items()
-        for i in members
-        for j in by_grams[sets[b]].get(numbers, ())
+        for numbers, first in by_numbers[a].items()
+        if numbers in by_numbers[b]
+        for i in (first, *later.get(first, ()))
+        for j in (by_numbers[b][numbers], *later.get(by_numbers[b][numbers], ()))
     ]
-    for by_numbers in by_grams.values():  # the same words and numbers, written apart (`Build-notes`)
-        for members in by_numbers.values():
-            pairs += [(members[0], j, 1.0) for j in members[1:] if titles[j][0] != titles[members[0]][0]]
+    for first, others in later.items():  # the same words and numbers, written apart (`Build-notes`)
+        pairs += [(first, j, 1.0) for j in others if titles[j].title != titles[first].title]
     return sorted(pairs, key=lambda pair: (pair[1], pair[0]))
 
 
@@ -697,7 +746,7 @@ def topic_broken_link(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
                     )
                 continue
             if known is None:
-                known = {titled.title for titled in _titled(memdir)}
+                known = {facts.title for facts in _titled(memdir).facts}
                 known |= {_normal(other.rel.rpartition("/")[2][:-3]) for other in memdir.topics}
             if _normal(entry) not in known:
                 yield Hit(
