@@ -234,9 +234,9 @@ def test_the_rich_dir_takes_each_way(tmp_path: Path, monkeypatch: pytest.MonkeyP
     }
     ways.clear()
     monkeypatch.setattr(
-        engine,
-        "active_rules",
-        lambda settings, chosen=engine.active_rules: [
+        hook,
+        "_memory_dir_rules",
+        lambda settings, chosen=hook._memory_dir_rules: [
             rule for rule in chosen(settings) if rule.code not in ("MEM208", "MEM209")
         ],
     )
@@ -384,7 +384,7 @@ def test_a_memory_dir_rule_that_declares_nothing_is_judged_over_the_whole_dir(
     assert new_rule.reads_other_members == OTHERS_ALWAYS
     assert hook._judged_after(settings, False) is not None  # the default rules: a topic write alone
     monkeypatch.setattr(
-        engine, "active_rules", lambda settings, chosen=engine.active_rules: [*chosen(settings), new_rule]
+        hook, "_memory_dir_rules", lambda settings, chosen=hook._memory_dir_rules: [*chosen(settings), new_rule]
     )
     assert hook._judged_after(settings, False) is None
     assert hook._judged_after(settings, True) is None

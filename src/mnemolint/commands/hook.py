@@ -282,14 +282,10 @@ def _judged_after(settings: Settings, index_write: bool) -> tuple[Rule, ...] | N
     only in some cases (`Rule.reads_other_members`), judged once the run over the written file
     and its index alone is done (`_needs_whole_dir`); None when one always does, and the dir is
     linted whole at once."""
-    from mnemolint.engine import active_rules
-    from mnemolint.kinds.memory import MEMORY_DIR
     from mnemolint.rules import base
 
     conditional = []
-    for rule in active_rules(settings):
-        if rule.reads is not MEMORY_DIR:
-            continue
+    for rule in _memory_dir_rules(settings):
         if index_write and rule.reports_on == base.ON_MEMBERS and rule.code != _UNLINKED:
             continue  # about the topics' own titles and links: never in an index write's reminder
         others = rule.reads_other_members
@@ -301,6 +297,15 @@ def _judged_after(settings: Settings, index_write: bool) -> tuple[Rule, ...] | N
             return None  # the topics an index no longer links
         conditional.append(rule)
     return tuple(conditional)
+
+
+def _memory_dir_rules(settings: Settings) -> list[Rule]:
+    """The memory-dir rules in force, importing only their families (not every rule's)."""
+    from mnemolint.engine import active
+    from mnemolint.kinds.memory import MEMORY_DIR
+    from mnemolint.rules import loaded
+
+    return loaded(listed for listed in active(settings) if listed.runs_on == (MEMORY_DIR.name,))
 
 
 def _needs_whole_dir(result: Result, path: str, index: str, about: set[int], conditional: tuple[Rule, ...]) -> bool:
@@ -357,9 +362,9 @@ def compose(path: str, diagnostics: list[Diagnostic]) -> str:
     if not diagnostics:
         return ""
     from mnemolint.model import severity_rank
-    from mnemolint.rules import RULES
+    from mnemolint.rules import CODES
 
-    order = {rule.code: number for number, rule in enumerate(RULES)}
+    order = {code: number for number, code in enumerate(CODES)}
     groups: dict[tuple[str, bool], list[Diagnostic]] = {}
     for diagnostic in diagnostics:  # one line per rule on this file, and per rule on the others
         groups.setdefault((diagnostic.code, diagnostic.path == path), []).append(diagnostic)
