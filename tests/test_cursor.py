@@ -189,3 +189,18 @@ def test_readme_lists_every_agent_and_how_its_reading_is_known() -> None:
         row = next((line for line in table.splitlines() if line.startswith(f"| {agent.title} |")), None)
         assert row is not None, agent.title
         assert said[agent.verified.how] in row, (agent.title, agent.verified.how)
+
+
+def test_dead_globs_on_one_line_come_in_the_order_written_whatever_the_hash_seed(tmp_path: Path) -> None:
+    """Two dead globs on one line share path, line, column and code: they are reported in the
+    order written, the same on every run (not in the order of a set of strings)."""
+    rule = "---\ndescription: x\nglobs: a/*.zz, b/*.qq, c/*.yy, d/*.ww\n---\nBody here.\n"
+    (tmp_path / ".cursor" / "rules").mkdir(parents=True)
+    (tmp_path / ".cursor" / "rules" / "x.mdc").write_text(rule, encoding="utf-8")
+    outputs = {
+        run_cli("check", "--no-cache", "--select", "CUR001", str(tmp_path), env={"PYTHONHASHSEED": seed}).stdout
+        for seed in ("0", "1", "2", "3")
+    }
+    assert len(outputs) == 1
+    named = [line.split("`")[1] for line in outputs.pop().splitlines() if "CUR001" in line]
+    assert named == ["a/*.zz", "b/*.qq", "c/*.yy", "d/*.ww"]

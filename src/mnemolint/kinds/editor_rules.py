@@ -235,7 +235,8 @@ def dead_globs(
         pending = [(key, glob) for key, compiled in readings.items() if key in dead for glob in compiled]
         unmatched = {id(glob) for _, glob in globs.unmatched(pending, files)}
         dead -= {key for key, glob in pending if id(glob) not in unmatched}
-    for key in sorted(dead, key=lambda key: (key[0], (written[key][2] or 0))):
+    order = {key: number for number, key in enumerate(written)}  # two globs on one line: as written
+    for key in sorted(dead, key=lambda key: (key[0], written[key][2] or 0, order[key])):
         yield written[key]
 
 
