@@ -21,7 +21,7 @@ from mnemolint.paths import dangerous_link
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import BinaryIO, TypeVar
+    from typing import TypeVar
 
     T = TypeVar("T")
 
@@ -189,19 +189,21 @@ class Document:
             if isinstance(opened, str):
                 self.read_error = opened
                 return
-            handle, info = opened
-            with handle:
+            fd, info = opened
+            try:
                 size = info.st_size
                 if size > limit:
                     self._too_large, self._size = True, size
                     return
                 # Sized to the file: a fixed `limit`-sized read allocates 2 MiB for every file.
-                data = handle.read(size + 1) or b""
+                data = os.read(fd, size + 1)
                 if len(data) > size:  # it grew since: read on, up to the limit
-                    data += handle.read(limit + 1 - len(data)) or b""
+                    data += os.read(fd, limit + 1 - len(data))
                     if len(data) > limit:
                         self._too_large, self._size = True, len(data)
                         return
+            finally:
+                os.close(fd)
         except OSError as error:
             self.read_error = error.strerror or str(error)
             return
@@ -504,31 +506,35 @@ def head(path: str, limit: int = 65_536) -> str | None:
         opened = _open_regular(path)
         if isinstance(opened, str):
             return None
-        with opened[0] as handle:
-            data = handle.read(limit) or b""
+        fd = opened[0]
+        try:
+            data = os.read(fd, limit)
+        finally:
+            os.close(fd)
     except OSError:
         return None
     return data.decode("utf-8", "replace")
 
 
-def _open_regular(path: str) -> tuple[BinaryIO, os.stat_result] | str:
-    """The regular file at `path`, open without blocking, and its `fstat`; or why it is refused: a
-    dangerous link (the file itself, or a linked folder above it), or something other than a
-    regular file standing at its name (a FIFO or device swapped in since the walk saw a file)."""
+def _open_regular(path: str) -> tuple[int, os.stat_result] | str:
+    """A descriptor of the regular file at `path`, open without blocking, and its `fstat`, for the
+    caller to read (`os.read`: no file object, a few µs a file on a large run) and close; or why
+    it is refused: a dangerous link (the file itself, or a linked folder above it), or something
+    other than a regular file standing at its name (a FIFO or device swapped in since the walk saw
+    a file)."""
     fd = _open(path)
     if isinstance(fd, str):
         return fd
-    handle = open(fd, "rb", buffering=0)
     try:
         refused = dangerous_link(path, _opened(fd))
-        info = os.fstat(handle.fileno())
+        info = os.fstat(fd)
     except BaseException:
-        handle.close()
+        os.close(fd)
         raise
     if refused or not stat.S_ISREG(info.st_mode):
-        handle.close()
+        os.close(fd)
         return refused or "not a regular file (a FIFO, device or directory stands at its name)"
-    return handle, info
+    return fd, info
 
 
 def _open(path: str) -> int | str:
