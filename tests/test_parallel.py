@@ -13,6 +13,7 @@ import pytest
 from conftest import preview_settings, write_tree
 
 from mnemolint import parallel
+from mnemolint.config import load_settings
 from mnemolint.engine import lint
 from mnemolint.kinds.memory import TOPIC, MemoryDir
 from mnemolint.parse.document import Document
@@ -89,3 +90,41 @@ def test_a_run_over_two_processes_says_what_one_says(tmp_path: Path, monkeypatch
     assert len(set(seen)) == len(seen)
     assert {"MEM104", "MEM203", "SUP001"} <= {d.code for d in shared.diagnostics}
     assert all(document._released for document in shared.tree.documents if document.rel != "MEMORY.md")
+
+
+def test_the_parent_reads_no_topic_the_worker_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without releasing or a cache, the worker still sends each text's marks: the index rules,
+    which ask every topic whether it holds a link, need not read the worker's topics again."""
+    files = {f"memory/t{n:03d}.md": TOPIC_TEXT for n in range(24)}
+    files["memory/t005.md"] = "# Archive\n\n" + "".join(f"- [T{n}](t{n:03d}.md) — A topic\n" for n in range(3))
+    files["memory/MEMORY.md"] = "# Memory\n\n- [T0](t000.md) — A topic\n- [Gone](gone.md) — x\n"
+    write_tree(tmp_path, files)
+    settings = load_settings(None, str(tmp_path))
+    alone = lint([str(tmp_path)], settings)
+    monkeypatch.setattr(parallel, "MIN_DOCUMENTS", 1)
+    monkeypatch.setattr(parallel, "_cores", lambda: 2)
+    monkeypatch.setattr(parallel, "PART", 4)
+    parent = os.getpid()
+    read_after: list[str] = []  # by this process, once the per-file rules have run
+    checked = parallel.check_documents
+    real = Document._load
+    phase: list[str] = []
+
+    def per_file(documents: list[Document], check: parallel.Check) -> parallel.Checked:
+        done = checked(documents, check)
+        phase.append("after")
+        return done
+
+    def counted(self: Document) -> None:
+        if phase and os.getpid() == parent:
+            read_after.append(self.rel)
+        real(self)
+
+    monkeypatch.setattr(parallel, "check_documents", per_file)
+    monkeypatch.setattr(Document, "_load", counted)
+    shared = lint([str(tmp_path)], settings)
+    assert [d.sort_key() + (d.message,) for d in shared.diagnostics] == [
+        d.sort_key() + (d.message,) for d in alone.diagnostics
+    ]
+    assert "MEM104" in {d.code for d in shared.diagnostics}  # the archive's links were read
+    assert set(read_after) <= {"MEMORY.md", "t005.md"}, read_after  # the indexes, which their rules read whole

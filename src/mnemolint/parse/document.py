@@ -365,18 +365,27 @@ class Document:
         else:
             self.frontmatter  # noqa: B018 - no YAML to read
 
-    def export(self) -> tuple[suppress.Suppressions | None | bool, tuple | None, bool, bool]:
+    def export(self) -> tuple[suppress.Suppressions | None | bool, tuple | None, bool, bool, tuple[str, ...] | None]:
         """What a worker learnt of this file that the parent needs: for every finding on it, the
         suppression comments; and its facts when it was released (`release`), so that the parent
         has what container rules read without reading the file again, or when the cache is to keep
-        them (`keep`). A file not released the parent re-reads lazily where a rule needs it."""
+        them (`keep`). A file not released the parent re-reads lazily where a rule needs it, but
+        for its marks (`holds`), which a container rule asks of every file (the index rules: a
+        topic without `](` is no secondary index) and which cost the worker less than a read."""
         facts = self.facts() if self.keep or self._released else None
-        return self._suppressions, facts, self.keep, self._released
+        marks = self._marks
+        if marks is None and facts is None and self._loaded and self._text is not None:
+            marks = _marks_of(self._text)
+        return self._suppressions, facts, self.keep, self._released, marks
 
-    def adopt(self, state: tuple[suppress.Suppressions | None | bool, tuple | None, bool, bool]) -> None:
-        suppressions, facts, keep, released = state
+    def adopt(
+        self, state: tuple[suppress.Suppressions | None | bool, tuple | None, bool, bool, tuple[str, ...] | None]
+    ) -> None:
+        suppressions, facts, keep, released, marks = state
         if facts is not None:
             self.recall(facts)
+        elif marks is not None and self._marks is None:
+            self._marks = marks
         self.keep = keep  # False: the worker found it not worth keeping (cache.py)
         self._released = released
         if suppressions is not False:
