@@ -152,14 +152,61 @@ def test_a_worker_that_cannot_send_its_states_costs_nothing_but_time(
 
 
 def test_a_frontmatter_parser_that_raises_keeps_the_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Releasing is never what ends a run: the rule that reads the frontmatter reports the bug."""
-    path = write_tree(tmp_path, {"memory/deploy.md": TOPIC_TEXT}) / "memory" / "deploy.md"
-    document = Document(str(path), TOPIC, OPTIONS, MemoryDir(str(tmp_path / "memory")))
+    """Releasing is never what ends a run: the rule that reads the frontmatter reports the bug.
+    An unclosed block is parsed as the text is released; a closed one is parsed only when asked."""
+    unclosed = TOPIC_TEXT.replace("---\n\n# Deploy", "\n# Deploy")
+    tree = write_tree(tmp_path, {"memory/deploy.md": TOPIC_TEXT, "memory/unclosed.md": unclosed})
+    documents = [
+        Document(str(tree / "memory" / name), TOPIC, OPTIONS, MemoryDir(str(tmp_path / "memory")))
+        for name in ("unclosed.md", "deploy.md")
+    ]
 
     def broken(lines: list[str], depth: int) -> None:
         raise RecursionError("a parser's bug")
 
     monkeypatch.setattr(document_module, "split_and_parse", broken)
-    assert document.text == TOPIC_TEXT
-    document.release()
-    assert document._text == TOPIC_TEXT and not document._released
+    for document in documents:
+        assert document.text is not None
+        document.release()
+    assert documents[0]._text == unclosed and not documents[0]._released
+    assert documents[1]._released and documents[1]._text is None
+    with pytest.raises(RecursionError):
+        documents[1].frontmatter  # noqa: B018 - the rule that asks gets the error, and reports it
+
+
+def test_a_released_frontmatter_is_parsed_from_its_lines_only_when_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`release` keeps a closed block's lines, not its parse: a run whose rules never read it never
+    parses it; asked, it is what parsing the whole text gives, without reading the file again, in
+    this process, in the cache's facts and after a worker's `export`."""
+    tree = write_tree(tmp_path, {"memory/deploy.md": TOPIC_TEXT.replace("\n", "\r\n")})
+    path = tree / "memory" / "deploy.md"
+    memdir = MemoryDir(str(tmp_path / "memory"))
+    whole = Document(str(path), TOPIC, OPTIONS, memdir).frontmatter
+    parsed: list[int] = []
+    real = document_module.split_and_parse
+
+    def counted(lines: list[str], depth: int) -> object:
+        parsed.append(len(lines))
+        return real(lines, depth)
+
+    monkeypatch.setattr(document_module, "split_and_parse", counted)
+    released = Document(str(path), TOPIC, OPTIONS, memdir)
+    assert released.text is not None
+    released.release()
+    moved = Document(str(path), TOPIC, OPTIONS, memdir)
+    moved.recall(released.facts())
+    path.unlink()
+    assert not parsed
+    for document in (released, moved):
+        front = document.frontmatter
+        assert (front.status, front.data, front.close_line, front.yaml_lines) == (
+            whole.status,
+            whole.data,
+            whole.close_line,
+            whole.yaml_lines,
+        )
+        assert front.key_line("relates_to") == whole.key_line("relates_to") == 5
+        assert document.read_error is None  # not read again: the file is gone
+    assert parsed == [6, 6]  # its six lines up to the closing fence, not the whole text

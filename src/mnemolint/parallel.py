@@ -1,11 +1,14 @@
-"""Use the second core on large trees: half the per-file work runs in a forked worker.
+"""Use the second core on large trees: the per-file work is shared with a forked worker.
 
 Per-file rules (reading, decoding, YAML) are nearly all the cost of a large run and independent
-per file, so a forked child takes nearly half of the files and sends back, part by part, its findings plus
+per file, so the documents are cut into parts and a forked child takes them from the front while
+this process takes them from the back, each its next part while the other has not taken it:
+neither waits for the other's share, however their speeds differ (the machine's other load, a
+slow start, files larger at one end). The child sends back, part by part, its findings plus
 their suppression comments and, for the documents it read (`Document.export`), what container
 rules read of them (frontmatter, marks, sizes), which spares the parent from reading them again.
-Container and tree rules then run in the parent as usual. Below
-`MIN_DOCUMENTS`, or without `fork` (Windows, macOS), or on one core, everything stays in-process.
+Container and tree rules then run in the parent as usual. Below `MIN_DOCUMENTS`, or without
+`fork` (Windows, macOS), or on one core, everything stays in-process.
 """
 
 from __future__ import annotations
@@ -16,6 +19,10 @@ from collections.abc import Callable
 
 from mnemolint.model import Diagnostic
 from mnemolint.parse.document import Document
+
+TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 # Below this, starting a worker costs more than it saves. Measured with tests/benchmark.py's trees,
 # one core against two, interleaved medians on the 2-core machine while other jobs ran: two
@@ -29,9 +36,10 @@ MIN_DOCUMENTS = 3000
 RELEASE_MIN = 20_000
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
-# The worker's documents go back in parts of this many: what is in flight at once (the pickled
-# bytes, the states not yet adopted) stays a few MiB, however many files there are.
-PART = 2000
+# The documents are shared in parts of this many (a few milliseconds of work each, so the two
+# processes end within about that of each other); what is in flight at once (the pickled bytes,
+# the states not yet adopted) stays small, however many files there are.
+PART = 500
 Checked = tuple[list[Diagnostic], list[str]]  # findings, and the internal errors met on the way
 Check = Callable[[list[Document]], Checked]
 _shared: tuple[list[list[Document]], Check] | None = None  # handed to the forked child by inheritance
@@ -52,32 +60,45 @@ def check_documents(documents: list[Document], check: Check) -> Checked:
     from concurrent.futures import ProcessPoolExecutor
 
     global _shared
-    # Interleaved, so large and small files spread evenly; the child gets 9 in 20 since it
-    # starts later and must send its results back.
-    theirs = [document for number, document in enumerate(documents) if number % 20 < 9]
-    mine = [document for number, document in enumerate(documents) if number % 20 >= 9]
-    parts = [theirs[start : start + PART] for start in range(0, len(theirs), PART)]
+    size = min(PART, -(-len(documents) // 2))  # two parts at least: the worker always has the first
+    parts = [documents[start : start + size] for start in range(0, len(documents), size)]
+    results: list[Checked] = [([], [])] * len(parts)
     _shared = (parts, check)
-    found: list[Diagnostic] = []
-    errors: list[str] = []
     try:
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(1, context, initializer=_die_with_parent, initargs=(os.getpid(),)) as pool:
             pending = [pool.submit(_work, number) for number in range(len(parts))]
-            found, errors = check(mine)
-            for part, result in zip(parts, pending, strict=True):
-                try:
-                    (their_found, their_errors), states = result.result()
-                except Exception:  # noqa: BLE001 - it died (killed, out of memory) or could not send: that part here
-                    their_found, their_errors = check(part)
-                else:
-                    for document, state in zip(part, states, strict=True):
-                        document.adopt(state)
-                found += their_found
-                errors += their_errors
+            # The worker takes its parts in order, so a part it has started means it has every
+            # part before it: from there on, this process only adopts what it sends.
+            mine, adopted = len(parts), 0
+            while mine - 1 > adopted and pending[mine - 1].cancel():
+                mine -= 1
+                results[mine] = check(parts[mine])
+                while adopted < mine and pending[adopted].done():  # what has come back meanwhile
+                    results[adopted] = _adopt(parts[adopted], pending[adopted], check)
+                    adopted += 1
+            for number in range(adopted, mine):
+                results[number] = _adopt(parts[number], pending[number], check)
     finally:
         _shared = None
+    found: list[Diagnostic] = []
+    errors: list[str] = []
+    for part_found, part_errors in results:  # in the documents' order, whoever checked them
+        found += part_found
+        errors += part_errors
     return found, errors
+
+
+def _adopt(part: list[Document], future: Future, check: Check) -> Checked:
+    """What the worker found on `part`, its documents taking what it learnt of them; where it
+    died (killed, out of memory) or could not send its answer, `part` is checked here."""
+    try:
+        checked, states = future.result()
+    except Exception:  # noqa: BLE001 - whatever went wrong there, the part is checked here
+        return check(part)
+    for document, state in zip(part, states, strict=True):
+        document.adopt(state)
+    return checked
 
 
 def _die_with_parent(parent: int) -> None:
@@ -87,6 +108,7 @@ def _die_with_parent(parent: int) -> None:
     would wait for its next task forever. The kernel kills it (PR_SET_PDEATHSIG); where ctypes
     cannot arm that, a thread watches the parent's pid instead.
     """
+    import gc
     import signal
 
     try:
@@ -102,6 +124,9 @@ def _die_with_parent(parent: int) -> None:
         threading.Thread(target=_watch, args=(parent,), daemon=True).start()
     elif os.getppid() != parent:  # it died before the signal was armed
         os._exit(1)
+    # What the worker inherited is never garbage to it: its collector leaves those objects alone
+    # rather than touching (and so copying) the parent's pages. 50,000 topics: about 50 ms of CPU.
+    gc.freeze()
 
 
 def _watch(parent: int) -> None:

@@ -14,7 +14,7 @@ from collections import deque
 
 from mnemolint.parse import suppress
 from mnemolint.parse.citations import may_cite
-from mnemolint.parse.frontmatter import INVALID, TOO_COMPLEX, FrontMatter, split_and_parse
+from mnemolint.parse.frontmatter import INVALID, TOO_COMPLEX, FrontMatter, fences, split_and_parse
 from mnemolint.parse.textutil import js_trim
 from mnemolint.paths import dangerous_link
 
@@ -74,6 +74,7 @@ _FACTS = (
     "wide_encoding",
     "_size_of_trimmed",
     "_frontmatter",
+    "_head",
     "_suppressions",
     "_marks",
 )
@@ -124,6 +125,7 @@ class Document:
         "_text",
         "_lines",
         "_frontmatter",
+        "_head",
         "_suppressions",
         "_size_of_trimmed",
         "_loaded",
@@ -153,6 +155,7 @@ class Document:
         self._text: str | None = None
         self._lines: list[str] | None = None
         self._frontmatter: FrontMatter | None = None
+        self._head: str | None = None  # a released text's lines up to its closing fence, parsed if asked (`release`)
         self._suppressions: suppress.Suppressions | None | bool = False  # False: not parsed yet
         self._size_of_trimmed: tuple[int, int | None] | None = None
         self._loaded = False
@@ -299,14 +302,15 @@ class Document:
         """The frontmatter block; for a kind that has none, an absent one (a `---` there is text)."""
         if self._frontmatter is None:
             if self.kind is not None and self.kind.frontmatter:
-                front = split_and_parse(self.lines, self.options["yaml-max-depth"])
+                lines = self._head.split("\n") if self._head is not None else self.lines
+                front = split_and_parse(lines, self.options["yaml-max-depth"])
                 if front.status in (INVALID, TOO_COMPLEX):  # what Claude Code's second try reads
                     from mnemolint.agents.claude_code import recover
 
                     # an instruction file is read with its CRs, a topic (the memory scan) without
-                    crs = self.kind.instructions and any(line.endswith("\r") for line in self.lines[: front.close_line])
+                    crs = self.kind.instructions and any(line.endswith("\r") for line in lines[: front.close_line])
                     recover(front, self.options["yaml-max-depth"], crs)
-                self._frontmatter = front
+                self._frontmatter, self._head = front, None
             else:
                 self._frontmatter = FrontMatter()
         return self._frontmatter
@@ -342,23 +346,36 @@ class Document:
 
     def release(self) -> None:
         """Drop the text and its lines once the per-file rules have run (`lint(..., release=True)`),
-        keeping what container and tree rules read of most files: the frontmatter (parsed now for a
-        file in a container, whose rules read it), the suppression comments, the marks (`holds`),
-        the sizes. A rule that asks for the text later reads the file again (then held only within
-        `REREAD_BYTES`), as it would a file the cache knows; a text given (`take`, `preset`), not
-        read, is kept."""
+        keeping what container and tree rules read of most files: the frontmatter of a file in a
+        container, whose rules may read it (its lines up to the closing fence, `_head`, parsed only
+        if a rule asks: with the default rules none does for most topics, and the parse would be
+        a third of a large run), the suppression comments, the marks (`holds`), the sizes. A rule
+        that asks for the text later reads the file again (then held only within `REREAD_BYTES`),
+        as it would a file the cache knows; a text given (`take`, `preset`), not read, is kept."""
         if self._text is None or not self._loaded or self._given:
             return
         try:
             if self.container is not None and self.kind is not None and self.kind.frontmatter:
-                self.frontmatter  # noqa: B018 - parsed while the lines are at hand
-            self.suppressions  # noqa: B018 - the same
+                self._keep_frontmatter()
+            self.suppressions  # noqa: B018 - parsed while the lines are at hand
         except Exception:  # noqa: BLE001 - a parser's bug: kept whole, the rules that read it report it
             return
         if self._marks is None:
             self._marks = _marks_of(self._text)
         self._text = self._lines = self._offsets = None
         self._loaded, self._recalled, self._released = False, True, True
+
+    def _keep_frontmatter(self) -> None:
+        """Before the text goes: the lines of a closed frontmatter block, unparsed; any other
+        block (none, unclosed) parsed now, which costs nothing."""
+        if self._frontmatter is not None or self._head is not None:
+            return
+        lines = self.lines
+        opened, close = fences(lines)
+        if opened and close:
+            self._head = "\n".join(lines[:close])
+        else:
+            self.frontmatter  # noqa: B018 - no YAML to read
 
     def export(self) -> tuple[suppress.Suppressions | None | bool, tuple | None, bool, bool]:
         """What a worker learnt of this file that the parent needs: for every finding on it, the

@@ -1,0 +1,130 @@
+"""The split of the per-file work between this process and the forked worker (`parallel.py`):
+every document is checked exactly once, by one process or the other, its findings gathered in
+the documents' order; whichever process is slower takes fewer parts; and a whole run says what
+one process says."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+from conftest import preview_settings, write_tree
+
+from mnemolint import parallel
+from mnemolint.config import load_settings
+from mnemolint.engine import lint
+from mnemolint.kinds.memory import TOPIC, MemoryDir
+from mnemolint.parse.document import Document
+
+OPTIONS = {"max-file-bytes": 1 << 20, "yaml-max-depth": 20}
+TOPIC_TEXT = "---\nname: t\ndescription: A topic\ntype: user\n---\n\nBody.\n"
+
+
+@pytest.fixture
+def two_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "MIN_DOCUMENTS", 1)
+    monkeypatch.setattr(parallel, "_cores", lambda: 2)
+    monkeypatch.setattr(parallel, "PART", 3)
+
+
+def documents(tmp_path: Path, count: int) -> list[Document]:
+    write_tree(tmp_path, {f"memory/t{n:03d}.md": TOPIC_TEXT for n in range(count)})
+    memdir = MemoryDir(str(tmp_path / "memory"))
+    return [Document(str(tmp_path / "memory" / f"t{n:03d}.md"), TOPIC, OPTIONS, memdir) for n in range(count)]
+
+
+def checked_by(slow: str, pause: float = 0.0) -> parallel.Check:
+    """A check that says, as its internal errors, which process checked each document; the
+    `slow` one ("parent", "worker" or "") pauses on each part."""
+    parent = os.getpid()
+
+    def check(part: list[Document]) -> parallel.Checked:
+        here = "parent" if os.getpid() == parent else "worker"
+        if here == slow:
+            time.sleep(pause)
+        for document in part:
+            assert document.text is not None
+        return [], [f"{here} {os.path.basename(document.path)}" for document in part]
+
+    return check
+
+
+@pytest.mark.usefixtures("two_cores")
+def test_every_document_is_checked_once_in_order(tmp_path: Path) -> None:
+    docs = documents(tmp_path, 31)
+    _, said = parallel.check_documents(docs, checked_by(""))
+    assert [line.split()[1] for line in said] == [f"t{n:03d}.md" for n in range(31)]
+    assert said[0].startswith("worker ")  # the first part is always the worker's
+
+
+@pytest.mark.usefixtures("two_cores")
+@pytest.mark.parametrize("slow", ["worker", "parent"])
+def test_the_slower_process_takes_fewer_parts(tmp_path: Path, slow: str) -> None:
+    docs = documents(tmp_path, 30)  # ten parts
+    _, said = parallel.check_documents(docs, checked_by(slow, 0.2))
+    assert sorted(line.split()[1] for line in said) == [f"t{n:03d}.md" for n in range(30)]
+    by_slow = sum(line.startswith(slow) for line in said)
+    assert 0 < by_slow <= len(said) // 2, said
+
+
+def test_a_run_over_two_processes_says_what_one_says(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Topics with findings of per-file, container and suppression rules, some of them released."""
+    files = {
+        f"memory/t{n:03d}.md": TOPIC_TEXT.replace("description: A topic\n", "" if n % 3 else "description: A\n")
+        + ("<!-- mnemolint-disable-next-line MEM9 -->\nx\n" if n % 7 == 0 else "")
+        for n in range(40)
+    }
+    files["memory/MEMORY.md"] = "# Memory\n\n" + "".join(f"- [T{n}](t{n:03d}.md) — A topic\n" for n in range(45))
+    write_tree(tmp_path, files)
+    settings = preview_settings(tmp_path)
+    alone = lint([str(tmp_path)], settings, release=True)
+    monkeypatch.setattr(parallel, "RELEASE_MIN", 1)
+    monkeypatch.setattr(parallel, "MIN_DOCUMENTS", 1)
+    monkeypatch.setattr(parallel, "_cores", lambda: 2)
+    monkeypatch.setattr(parallel, "PART", 4)
+    shared = lint([str(tmp_path)], settings, release=True)
+    seen = [(d.code, d.path, d.line, d.column, d.message) for d in shared.diagnostics]
+    assert seen == [(d.code, d.path, d.line, d.column, d.message) for d in alone.diagnostics]
+    assert len(set(seen)) == len(seen)
+    assert {"MEM104", "MEM203", "SUP001"} <= {d.code for d in shared.diagnostics}
+    assert all(document._released for document in shared.tree.documents if document.rel != "MEMORY.md")
+
+
+def test_the_parent_reads_no_topic_the_worker_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without releasing or a cache, the worker still sends each text's marks: the index rules,
+    which ask every topic whether it holds a link, need not read the worker's topics again."""
+    files = {f"memory/t{n:03d}.md": TOPIC_TEXT for n in range(24)}
+    files["memory/t005.md"] = "# Archive\n\n" + "".join(f"- [T{n}](t{n:03d}.md) — A topic\n" for n in range(3))
+    files["memory/MEMORY.md"] = "# Memory\n\n- [T0](t000.md) — A topic\n- [Gone](gone.md) — x\n"
+    write_tree(tmp_path, files)
+    settings = load_settings(None, str(tmp_path))
+    alone = lint([str(tmp_path)], settings)
+    monkeypatch.setattr(parallel, "MIN_DOCUMENTS", 1)
+    monkeypatch.setattr(parallel, "_cores", lambda: 2)
+    monkeypatch.setattr(parallel, "PART", 4)
+    parent = os.getpid()
+    read_after: list[str] = []  # by this process, once the per-file rules have run
+    checked = parallel.check_documents
+    real = Document._load
+    phase: list[str] = []
+
+    def per_file(documents: list[Document], check: parallel.Check) -> parallel.Checked:
+        done = checked(documents, check)
+        phase.append("after")
+        return done
+
+    def counted(self: Document) -> None:
+        if phase and os.getpid() == parent:
+            read_after.append(self.rel)
+        real(self)
+
+    monkeypatch.setattr(parallel, "check_documents", per_file)
+    monkeypatch.setattr(Document, "_load", counted)
+    shared = lint([str(tmp_path)], settings)
+    assert [d.sort_key() + (d.message,) for d in shared.diagnostics] == [
+        d.sort_key() + (d.message,) for d in alone.diagnostics
+    ]
+    assert "MEM104" in {d.code for d in shared.diagnostics}  # the archive's links were read
+    assert set(read_after) <= {"MEMORY.md", "t005.md"}, read_after  # the indexes, which their rules read whole
