@@ -410,3 +410,18 @@ def test_the_index_facts_keep_no_text_and_nothing_of_an_index_with_a_secret(tmp_
     facts = cache.IndexFacts.open(settings)
     assert str(index) not in facts.stored
     assert token.encode() not in Path(facts.path).read_bytes()
+
+
+def test_the_index_facts_keep_no_link_target_of_another_file(tmp_path: Path) -> None:
+    """What the hook keeps of a run is the index's own targets: a target met in a secondary index
+    (or a topic's body) is not checked for secrets with the index's text, and is not kept."""
+    from mnemolint import cache
+
+    memdir = rich(tmp_path)
+    token = "ghp_" + "Q9w8E7r6T5" * 3 + "y4U3i2"  # a GitHub token's shape
+    archive = memdir / "MEMORY-archive.md"
+    archive.write_text(f"# Archive\n\n- [Deep](deep.md) — deep notes\n- [Old](old.md?k={token}) — old\n")
+    assert token not in hook.reminder(str(archive), None, False)
+    facts = cache.IndexFacts.open(load_settings(None, str(memdir / "MEMORY.md")))
+    assert str(memdir / "MEMORY.md") in facts.stored  # kept: the check below is not of an empty file
+    assert token.encode() not in Path(facts.path).read_bytes()

@@ -141,8 +141,11 @@ class MemoryDir(Container):
 
     def index_facts(self) -> tuple[list[IndexLine], dict[str, tuple[str, ...]]]:
         """What this run worked out of the index's text alone: its classified lines, and the
-        names each link target met may stand for (kept by the agent hook, cache.IndexFacts)."""
-        return self.lines, self._names
+        names each of its link targets may stand for (kept by the agent hook, cache.IndexFacts;
+        only the index's own targets, whose text the hook checked for secrets, not those met in
+        secondary indexes or topic bodies)."""
+        own = {link.target for line in self.lines for link in line.links}
+        return self.lines, {target: names for target, names in self._names.items() if target in own}
 
     def recall_index(self, lines: list[IndexLine], names: dict[str, tuple[str, ...]]) -> None:
         """Take `index_facts()` of an earlier run on the same text of the index instead of

@@ -205,9 +205,9 @@ class Document:
                     self._too_large, self._size = True, size
                     return
                 # Sized to the file: a fixed `limit`-sized read allocates 2 MiB for every file.
-                data = os.read(fd, size + 1)
+                data = _read_up_to(fd, size + 1)
                 if len(data) > size:  # it grew since: read on, up to the limit
-                    data += os.read(fd, limit + 1 - len(data))
+                    data += _read_up_to(fd, limit + 1 - len(data))
                     if len(data) > limit:
                         self._too_large, self._size = True, len(data)
                         return
@@ -523,12 +523,24 @@ def head(path: str, limit: int = 65_536) -> str | None:
         if isinstance(opened, str):
             return None
         try:
-            data = os.read(opened[0], limit)
+            data = _read_up_to(opened[0], limit)
         finally:
             os.close(opened[0])
     except OSError:
         return None
     return data.decode("utf-8", "replace")
+
+
+def _read_up_to(fd: int, count: int) -> bytes:
+    """Up to `count` bytes of the open file, fewer only at its end: one `read` may return less
+    (a network or FUSE mount, a signal), which would silently cut the text."""
+    data = os.read(fd, count)
+    while len(data) < count:
+        more = os.read(fd, count - len(data))
+        if not more:
+            break
+        data += more
+    return data
 
 
 def _open_regular(path: str) -> tuple[int, os.stat_result] | str:
