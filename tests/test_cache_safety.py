@@ -219,3 +219,19 @@ def test_a_save_keeps_the_newest_few_files_and_no_other_version(tmp_path: Path) 
     newest = max((top / __version__).glob("*.cache"), key=os.path.getmtime)
     warm = run_cli("check", "--select", selections[-1], ".", cwd=repo)
     assert warm.returncode in (0, 1) and newest.exists()
+
+
+def test_a_save_never_counts_the_hooks_index_facts_among_the_files_it_keeps(tmp_path: Path) -> None:
+    """The hook's own file (`cache_dir.HOOK_FACTS`) is not a check cache: a save keeps it and its
+    `KEEP` newest check caches beside it; `clean` still removes it."""
+    repo = project(tmp_path / "r")
+    top = repo / cache_dir.DIR_NAME
+    write_tree(top, {"CACHEDIR.TAG": cache_dir.TAG, f"{__version__}/{cache_dir.HOOK_FACTS}": "x"})
+    folder = top / __version__
+    os.utime(folder / cache_dir.HOOK_FACTS, ns=(0, 0))  # the oldest: the first a miscount would prune
+    for selection in ["MEM", "FM", "LNK", "SEC", "TXT"]:
+        assert run_cli("check", "--select", selection, ".", cwd=repo).returncode in (0, 1)
+    assert (folder / cache_dir.HOOK_FACTS).exists()
+    assert len([each for each in folder.glob("*.cache") if each.name != cache_dir.HOOK_FACTS]) == cache_dir.KEEP
+    assert run_cli("clean", cwd=repo).returncode == 0
+    assert not (folder / cache_dir.HOOK_FACTS).exists()

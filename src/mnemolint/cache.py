@@ -39,7 +39,7 @@ import sys
 import time
 
 from mnemolint import __version__
-from mnemolint.cache_dir import GITIGNORE, TAG, directory, marked, prune
+from mnemolint.cache_dir import GITIGNORE, HOOK_FACTS, TAG, directory, marked, prune
 from mnemolint.discover.listing import Listings
 from mnemolint.model import Diagnostic, Edit, Fix
 from mnemolint.parse.document import FACT_MARKS, FACT_OBJECTS, overlaid
@@ -651,10 +651,9 @@ def _create(path: str, data: bytes) -> None:
 # kept under the BLAKE2 digest of that text and those options, and given back only for the same
 # digest (the text itself is not kept: an index that looks as if it holds a secret keeps nothing):
 # a write to a topic, which leaves the index as it was, reads the index and classifies nothing.
-# One file per version folder (`INDEX_FACTS`), the check cache's format under a key of its own,
+# One file per version folder (`HOOK_FACTS`), the check cache's format under a key of its own,
 # holding the last few indexes.
 
-INDEX_FACTS = "hook.cache"
 INDEXES_KEPT = 8  # memory dirs whose index facts are kept: the ones an agent wrote to last
 
 
@@ -672,7 +671,7 @@ class IndexFacts:
     @classmethod
     def open(cls, settings: Settings) -> IndexFacts:
         key = repr(("index facts", __version__, sys.version_info[:2], marshal.version, _source_stamp()))
-        path = os.path.join(directory(settings.source, settings.cache_dir, settings.root), __version__, INDEX_FACTS)
+        path = os.path.join(directory(settings.source, settings.cache_dir, settings.root), __version__, HOOK_FACTS)
         return cls(path, key, _read(path, key)[0])
 
     def recall(self, index: Document) -> tuple[list[IndexLine], dict[str, tuple[str, ...]]] | None:

@@ -29,6 +29,7 @@ from mnemolint.patterns import Lazy
 DIR_NAME = ".mnemolint_cache"
 ENV_VAR = "MNEMOLINT_CACHE_DIR"
 KEEP = 4  # cache files per version folder: one per configuration, and a project has a few
+HOOK_FACTS = "hook.cache"  # the agent hook's index facts (cache.IndexFacts): one, never pruned as a check cache
 GITIGNORE = "# Automatically created by mnemolint.\n*\n"
 TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
@@ -173,7 +174,11 @@ def prune(version_folder: str) -> None:
     """After a save: the newest `KEEP` cache files of this version folder, and no other version's."""
     try:
         with os.scandir(version_folder) as entries:
-            caches = [each for each in entries if each.name.endswith(".cache") and each.is_file(follow_symlinks=False)]
+            caches = [
+                each
+                for each in entries
+                if each.name.endswith(".cache") and each.name != HOOK_FACTS and each.is_file(follow_symlinks=False)
+            ]
         caches.sort(key=lambda entry: entry.stat(follow_symlinks=False).st_mtime_ns, reverse=True)
         for entry in caches[KEEP:]:
             os.unlink(entry.path)
