@@ -235,3 +235,26 @@ def test_a_save_never_counts_the_hooks_index_facts_among_the_files_it_keeps(tmp_
     assert len([each for each in folder.glob("*.cache") if each.name != cache_dir.HOOK_FACTS]) == cache_dir.KEEP
     assert run_cli("clean", cwd=repo).returncode == 0
     assert not (folder / cache_dir.HOOK_FACTS).exists()
+
+
+def test_the_cache_holds_no_secret_of_a_file_it_read(tmp_path: Path) -> None:
+    """A file whose kept facts (its frontmatter's values and lines, its findings' messages) hold
+    credential-shaped text gets no cache entry: the secret is never copied into the cache file,
+    and a warm run still says what a run without the cache says."""
+    token = "ghp_" + "Q9w8E7r6T5" * 3 + "y4U3i2"  # a GitHub token's shape
+    repo = project(tmp_path / "r")
+    topic = "---\nname: {name}\ndescription: deploy with {value}\ntype: reference\n---\nBody.\n"
+    write_tree(
+        repo,
+        {
+            "memory/MEMORY.md": "- [Keys](keys.md) — deploy keys\n- [Plain](plain.md) — plain notes\n",
+            "memory/keys.md": topic.format(name="keys", value=token),
+            "memory/plain.md": topic.format(name="plain", value="the staging cluster"),
+        },
+    )
+    plain = run_cli("check", "--no-cache", "--output-format", "json", ".", cwd=repo).stdout
+    for _ in range(2):  # cold, then warm
+        assert run_cli("check", "--output-format", "json", ".", cwd=repo).stdout == plain
+    held = b"".join(path.read_bytes() for path in (repo / cache_dir.DIR_NAME).rglob("*.cache"))
+    assert b"the staging cluster" in held  # a file without a secret is kept, its frontmatter with it
+    assert token.encode() not in held and token[4:20].encode() not in held

@@ -378,6 +378,8 @@ def _entry(document: Document, findings: list[tuple], racy_after: int, started: 
         return None
     if info.st_size != document.size and not document.too_large:
         return None  # changed since it was read
+    if _holds_secret((facts, findings)):
+        return None  # what it keeps of the file would copy credential-shaped text into the cache
     digest = None
     if info.st_mtime_ns >= racy_after:
         digest = _digest_of_text(document, info.st_size)
@@ -395,6 +397,29 @@ def _entry(document: Document, findings: list[tuple], racy_after: int, started: 
     flagged = bool(findings) or known[FACT_OBJECTS[1]] is not None
     marks = known[FACT_MARKS]
     return (info.st_size, info.st_mtime_ns, info.st_ino, started, digest, _place(document), flagged, body, marks)
+
+
+def _holds_secret(kept: object) -> bool:
+    """Whether the text in `kept` (frozen facts and findings: frontmatter values and lines, finding
+    messages) holds credential-shaped text (`redact.find_secrets`; its strings joined by newlines,
+    across which no secret shape but a private key's block reaches, and that one's begin line is a
+    single string): a secret is never copied out of the file it is in, into the cache neither."""
+    texts: list[str] = []
+    stack = [kept]
+    while stack:
+        value = stack.pop()
+        if type(value) is str:
+            texts.append(value)
+        elif type(value) in (tuple, list, frozenset):
+            stack.extend(value)  # type: ignore[arg-type]
+        elif type(value) is dict:
+            stack.extend(value.keys())  # type: ignore[union-attr]
+            stack.extend(value.values())  # type: ignore[union-attr]
+    if not texts:
+        return False
+    from mnemolint.redact import find_secrets
+
+    return bool(find_secrets("\n".join(texts)))
 
 
 def _digest(data: bytes) -> bytes:
