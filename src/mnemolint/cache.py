@@ -686,12 +686,20 @@ class IndexFacts:
     """The index facts of one run of the hook: `recall` what is known of an index's text, `keep`
     what this run worked out of a new one."""
 
-    __slots__ = ("path", "key", "stored")
+    __slots__ = ("path", "key", "stored", "_read")
 
     def __init__(self, path: str, key: str, stored: dict) -> None:
         self.path = path
         self.key = key
         self.stored = stored
+        self._read: tuple[Document, bytes | None] | None = None  # the last index asked, and its `_as_read`
+
+    def _read_of(self, index: Document) -> bytes | None:
+        """`_as_read(index)`, worked out once for the index both `recall` and `keep` are asked
+        about (a secret scan and a digest of a large text), again for another document."""
+        if self._read is None or self._read[0] is not index:
+            self._read = (index, _as_read(index))
+        return self._read[1]
 
     @classmethod
     def open(cls, settings: Settings) -> IndexFacts:
@@ -702,7 +710,7 @@ class IndexFacts:
     def recall(self, index: Document) -> tuple[list[IndexLine], dict[str, tuple[str, ...]]] | None:
         """The classified lines of `index` and the names each link target may stand for, when this
         text was seen before with these options; None otherwise (or for an entry of the wrong shape)."""
-        read = _as_read(index)
+        read = self._read_of(index)
         entry = self.stored.get(index.path)
         if read is None or entry is None or type(entry) is not tuple or len(entry) != 3 or entry[0] != read:
             return None
@@ -714,7 +722,7 @@ class IndexFacts:
     def keep(self, index: Document, lines: list[IndexLine], candidates: dict[str, tuple[str, ...]]) -> None:
         """Keep the facts of `index`'s text (the last `INDEXES_KEPT` indexes), atomically; a
         failure leaves the file as it was."""
-        read = _as_read(index)
+        read = self._read_of(index)
         entry = self.stored.get(index.path)
         if read is None and entry is None or read is not None and type(entry) is tuple and entry[:1] == (read,):
             return  # known already, or nothing to keep nor to forget

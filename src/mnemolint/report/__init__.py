@@ -55,11 +55,11 @@ class ReportOptions:
         self.fingerprints: dict[int, str] | None = None
 
 
-def display_path(path: str, cwd: str | None = None) -> str:
-    """Relative to the current directory (`cwd`, when the caller asked it once for many paths),
-    with `/` separators, as every format but SARIF shows paths: `printable`, like the messages (a
-    token in a file name is masked there too)."""
-    return printable(_relative(path, cwd or os.getcwd()))
+def display_path(path: str) -> str:
+    """Relative to the current directory, with `/` separators, as every format but SARIF shows
+    paths: `printable`, like the messages (a token in a file name is masked there too); a format's
+    many paths go through `display_paths`, which asks the current directory once."""
+    return printable(_relative(path, os.getcwd()))
 
 
 def display_paths(paths: list[str]) -> list[str]:
