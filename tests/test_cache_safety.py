@@ -258,3 +258,17 @@ def test_the_cache_holds_no_secret_of_a_file_it_read(tmp_path: Path) -> None:
     held = b"".join(path.read_bytes() for path in (repo / cache_dir.DIR_NAME).rglob("*.cache"))
     assert b"the staging cluster" in held  # a file without a secret is kept, its frontmatter with it
     assert token.encode() not in held and token[4:20].encode() not in held
+
+
+def test_the_cache_holds_no_secret_a_container_finding_quotes(tmp_path: Path) -> None:
+    """A memory dir's findings quote its index (MEM104 names the missing target): when what they
+    quote is credential-shaped, the dir's results are not kept, and a warm run says the same."""
+    token = "ghp_" + "Q9w8E7r6T5" * 3 + "y4U3i2"
+    repo = project(tmp_path / "r")
+    write_tree(repo, {"mem/MEMORY.md": f"# Memory\n\n- [A](a.md) — a\n- [Gone]({token}.md) — gone\n"})
+    plain = run_cli("check", "--no-cache", "--output-format", "json", ".", cwd=repo).stdout
+    assert "MEM104" in plain and token not in plain
+    for _ in range(2):  # cold, then warm
+        assert run_cli("check", "--output-format", "json", ".", cwd=repo).stdout == plain
+    held = b"".join(path.read_bytes() for path in (repo / cache_dir.DIR_NAME).rglob("*.cache"))
+    assert held and token.encode() not in held and token[4:20].encode() not in held

@@ -5,13 +5,17 @@ The token test rests on two facts about `_TOKENS` (every character a token is ma
 look-arounds test is one of `_TOKEN_CHARS`, and none is shorter than `_SHORTEST_TOKEN`), read here
 from the patterns themselves, so a token added later cannot slip past it. Hypothesis then compares
 the fast path with the full scans on texts made of what each scan looks for, and 1 MB of what
-makes the runs' search work hardest stays fast. Last, `report.shown`, which makes a text many
-findings share printable once, still gives each finding its own masked text.
+makes the runs' search work hardest stays fast. `may_hold_secret`, which clears a cache entry's
+dump at once, never clears bytes holding a text with a secret, whatever bytes stand around it.
+Last, `report.shown`, which makes a text many findings share printable once, still gives each
+finding its own masked text.
 """
 
 from __future__ import annotations
 
+import marshal
 import re
+import sys
 import time
 
 import pytest
@@ -157,6 +161,52 @@ def test_redaction_masks_what_the_full_scans_find(text: str) -> None:
         for index, (start, end, _) in enumerate(kept)
     ) + (text[kept[-1][1] :] if kept else text)
     assert redact.redact(text) == masked
+
+
+around = st.binary(max_size=8) | st.sampled_from([b"", b"\x00", b"z(", b"0", b"A", b"_", b"-", b"\xda"])
+
+
+@equivalent
+@given(texts, around, around)
+@example("the build runs `make ci`; Flaky test: test_sync_retry (network).", b"", b"")
+@example("ghp_" + "Q9w8E7r6T5" * 3, b"0", b"")  # a byte beside it that the token's look-behind fails on
+@example("\u212aey=hunter2!", b"", b"")  # the Kelvin sign: `bytes.lower` does not make it a k
+@example("the passphrase is x9!y", b"", b"")  # one example of each cue alone
+@example("Authorization: Basic dXNlcjpwYXNz", b"", b"")
+@example("Bearer abcdefgh12", b"", b"")
+@example("postgres://app:s3cr3t@host", b"", b"")
+@example("the credentials: x9!y", b"", b"")
+@example("SECRET=x9!y", b"", b"")
+def test_may_hold_secret_never_clears_a_text_with_a_secret(text: str, before: bytes, after: bytes) -> None:
+    """Whatever bytes stand around a text (a marshal dump's type codes and lengths, other texts),
+    `may_hold_secret` clears them only where the text holds no credential-shaped span; a block
+    of dumps is cleared only where every dump in it is."""
+    data = before + text.encode("utf-8", "surrogatepass") + after
+    if find_secrets(text):
+        assert redact.may_hold_secret(data)
+    dumps = [marshal.dumps(("plain", 1)), marshal.dumps((text, [text[:5]])), data]
+    assert redact.may_hold_secrets(dumps) == [redact.may_hold_secret(blob) for blob in dumps]
+
+
+def test_may_hold_secret_knows_every_character_that_lowers_to_ascii() -> None:
+    changed = [char for char in map(chr, range(0x80, sys.maxunicode + 1)) if char.lower() != char]
+    lowered = [char for char in changed if any(ord(each) < 0x80 for each in char.lower())]
+    assert sorted(char.encode() for char in lowered) == sorted(redact._FOLDS_TO_ASCII)
+
+
+@equivalent
+@given(st.sampled_from(redact._TOKENS).flatmap(lambda pattern: st.from_regex(pattern, fullmatch=True)))
+def test_every_token_starts_with_a_prefix(token: str) -> None:
+    """`may_hold_secret` looks for a token's prefix alone, in every long enough run."""
+    assert redact._TOKEN_PREFIX.match(token), token
+    assert redact.may_hold_secret(b"\x01" + token.encode() + b"\x01")
+
+
+def test_a_cache_sized_block_of_plain_dumps_is_cleared() -> None:
+    """What the screen is for: the dumps of plain memory files, a thousand of them, all cleared."""
+    line = "The build runs through `make ci`; Flaky test: test_sync_retry (network)."
+    dumps = [marshal.dumps(((f"name: topic-{n}", line), (f"topic_{n:06d}.md",))) for n in range(1_000)]
+    assert redact.may_hold_secrets(dumps) == [False] * 1_000
 
 
 MEGABYTE = 1 << 20

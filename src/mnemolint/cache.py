@@ -45,6 +45,7 @@ from mnemolint.model import Diagnostic, Edit, Fix
 from mnemolint.parse.document import FACT_MARKS, FACT_OBJECTS, overlaid
 from mnemolint.parse.frontmatter import Ambiguous, FrontMatter
 from mnemolint.parse.suppress import Suppressions
+from mnemolint.redact import find_secrets, may_hold_secret, may_hold_secrets
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -200,12 +201,18 @@ class Cache:
             if diagnostic.code in cacheable:
                 by_path.setdefault(diagnostic.path, []).append(_frozen_diagnostic(diagnostic))
         racy_after = self.started - RACY_NS
+        made = []
         for document in documents:
             entry = _entry(document, by_path.get(document.path, []), racy_after, self.started)
             if entry is not None:
-                self.fresh[document.path] = entry
-                if entry[4] is not None:
-                    self.digests[document.path] = entry[4]
+                made.append((document.path, entry))
+        suspect = may_hold_secrets([entry[7] for _, entry in made])
+        for (path, entry), maybe in zip(made, suspect, strict=True):
+            if maybe and _holds_secret(marshal.loads(entry[7])):
+                continue  # what it keeps of the file would copy credential-shaped text into the cache
+            self.fresh[path] = entry
+            if entry[4] is not None:
+                self.digests[path] = entry[4]
 
     def held(self, container: Container) -> list[tuple] | None:
         """The cached findings of the container's cacheable rules, frozen, if they still stand:
@@ -256,9 +263,11 @@ class Cache:
         )
         entry = (tuple(members), tuple(container.others), container.marker_link, container.probes(), frozen)
         try:
-            marshal.dumps(entry)
+            dumped = marshal.dumps(entry)
         except ValueError:  # a value marshal cannot give back exactly
             return
+        if may_hold_secret(dumped) and _holds_secret(entry):
+            return  # its messages quote credential-shaped text (a link target): never copied into the cache
         self.fresh_containers[(container.path, container.type.name)] = entry
 
     def save(self) -> None:
@@ -378,8 +387,6 @@ def _entry(document: Document, findings: list[tuple], racy_after: int, started: 
         return None
     if info.st_size != document.size and not document.too_large:
         return None  # changed since it was read
-    if _holds_secret((facts, findings)):
-        return None  # what it keeps of the file would copy credential-shaped text into the cache
     digest = None
     if info.st_mtime_ns >= racy_after:
         digest = _digest_of_text(document, info.st_size)
@@ -400,10 +407,13 @@ def _entry(document: Document, findings: list[tuple], racy_after: int, started: 
 
 
 def _holds_secret(kept: object) -> bool:
-    """Whether the text in `kept` (frozen facts and findings: frontmatter values and lines, finding
-    messages) holds credential-shaped text (`redact.find_secrets`; its strings joined by newlines,
-    across which no secret shape but a private key's block reaches, and that one's begin line is a
-    single string): a secret is never copied out of the file it is in, into the cache neither."""
+    """Whether the text in `kept` (a file's frozen facts and findings: frontmatter values and lines,
+    finding messages; a container's findings) holds credential-shaped text (`redact.find_secrets`;
+    its strings joined by newlines, across which no secret shape but a private key's block
+    reaches, and that one's begin line is a single string): a secret is never copied out of the
+    file it is in, into the cache neither.
+    Asked only of an entry whose dump `redact.may_hold_secret` does not clear: walking the kept
+    values costs more than all the rules of a small file."""
     texts: list[str] = []
     stack = [kept]
     while stack:
@@ -417,8 +427,6 @@ def _holds_secret(kept: object) -> bool:
             stack.extend(value.values())  # type: ignore[union-attr]
     if not texts:
         return False
-    from mnemolint.redact import find_secrets
-
     return bool(find_secrets("\n".join(texts)))
 
 
@@ -741,8 +749,6 @@ def _as_read(index: Document) -> bytes | None:
     """What an index's facts are a function of: the digest of the options that say how it is read
     and of its text. None for an index holding what looks like a secret, whose facts (link titles
     and targets) are then never written (a secret is never copied out of the file it is in)."""
-    from mnemolint.redact import find_secrets
-
     text = index.text
     if text is None or find_secrets(text):
         return None

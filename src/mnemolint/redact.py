@@ -219,6 +219,41 @@ def _runs(text: str) -> tuple[bool, bool]:
     return token, _KEY_RUN in marked and _KEY_RUN in data.translate(_RUN_MARKS)
 
 
+# The characters outside ASCII whose lower case holds an ASCII letter (`"\u212a".lower()` is "k"),
+# as UTF-8: `bytes.lower` leaves them as they are (tests/test_redact_prefilter.py checks the list).
+_FOLDS_TO_ASCII = ("\u0130".encode(), "\u212a".encode())
+_SHORT_TOKEN_BYTES = tuple(prefix.encode() for prefix in _SHORT_TOKENS)
+_CUE_WORDS = (b"key", b"pass", b"secret", b"token", b"credential", b"bearer", b"basic")
+
+
+def may_hold_secret(data: bytes) -> bool:
+    """Whether a text whose UTF-8 lies whole anywhere within `data` may hold a credential-shaped
+    span: False only when `find_secrets` finds none in any such text. These are `_every_shape`'s
+    cues, loosened so that the bytes around a text never hide one: a token's prefix is looked for
+    in every run of 15 token characters (20 where no Slack prefix stands), without the look-behind
+    a byte beside the text could fail. A marshal dump holds each of its strings' UTF-8 whole, so a
+    cache entry is judged at C speed, its strings never taken out one by one (`may_hold_secrets`)."""
+    low = data.lower()
+    for word in _CUE_WORDS:
+        if word in low:
+            return True
+    for fold in _FOLDS_TO_ASCII:
+        if fold in data:
+            return True
+    if b"://" in data and b"@" in data:
+        return True
+    marked = data.translate(_TOKEN_MARKS)
+    run = _TOKEN_RUN if _SHORT_TOKEN_BYTES[0] in data or _SHORT_TOKEN_BYTES[1] in data else _OTHER_RUN
+    start = marked.find(run)
+    while start >= 0:
+        end = marked.find(b" ", start + len(run))
+        end = len(marked) if end < 0 else end
+        if _TOKEN_PREFIX.search(data[start:end].decode("ascii")) is not None:
+            return True
+        start = marked.find(run, end)
+    return _KEY_RUN in marked and _KEY_RUN in data.translate(_RUN_MARKS)
+
+
 def redact(text: str) -> str:
     """`text` with every credential-shaped span masked; lines are kept, so a text redacts line for line."""
     secrets = find_secrets(text)
@@ -255,6 +290,20 @@ def redact_all(texts: list[str]) -> list[str]:
         else:
             done += [redact(text) for text in block]
     return done
+
+
+def may_hold_secrets(blobs: list[bytes]) -> list[bool]:
+    """`[may_hold_secret(blob) for blob in blobs]`, for the many entries of a cache: blobs are
+    tested in blocks joined, where each blob's texts still lie whole, so a block none of whose
+    texts may hold one is cleared at once (a call per blob costs more than the test itself)."""
+    found: list[bool] = []
+    for start in range(0, len(blobs), _BLOCK):
+        block = blobs[start : start + _BLOCK]
+        if may_hold_secret(b"".join(block)):
+            found += [may_hold_secret(blob) for blob in block]
+        else:
+            found += [False] * len(block)
+    return found
 
 
 def redact_pair(key: str, value: str) -> str:
