@@ -478,9 +478,15 @@ def _freeze(value: object, dated: bool = False) -> object:
     if kind in _SCALARS:
         return value
     if _CLASSES.get(kind.__name__) is kind:
-        values = tuple(_freeze(getattr(value, slot), dated) for slot in kind.__slots__)
-        nested = tuple(at for at, item in enumerate(values) if _holds_objects(item))
-        return (_OBJECT, kind.__name__, values, nested)
+        values, nested = [], []
+        for slot in kind.__slots__:  # a loop, not generators: ten slots of every topic, most of them scalars
+            item = getattr(value, slot)
+            if type(item) not in _SCALARS:
+                item = _freeze(item, dated)
+                if _holds_objects(item):
+                    nested.append(len(values))
+            values.append(item)
+        return (_OBJECT, kind.__name__, tuple(values), tuple(nested))
     if type(value) is list and value and _CLASSES.get(type(value[0]).__name__) is type(value[0]):
         items = [_freeze(item, dated) for item in value]
         if not all(_holds_objects([item]) for item in items):
@@ -580,7 +586,10 @@ _BUILDERS = {name: _builder(cls) for name, cls in _CLASSES.items()}
 
 def _freeze_facts(facts: tuple, dated: bool = False) -> tuple:
     """`Document.facts()` to keep: only its parsed frontmatter and suppressions are objects."""
-    return tuple(_freeze(fact, dated) if index in FACT_OBJECTS else fact for index, fact in enumerate(facts))
+    frozen = list(facts)
+    for index in FACT_OBJECTS:
+        frozen[index] = _freeze(frozen[index], dated)
+    return tuple(frozen)
 
 
 def _thaw_facts(facts: tuple) -> list:
