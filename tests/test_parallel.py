@@ -46,7 +46,7 @@ def checked_by(slow: str, pause: float = 0.0) -> parallel.Check:
             time.sleep(pause)
         for document in part:
             assert document.text is not None
-        return [], [f"{here} {os.path.basename(document.path)}" for document in part]
+        return [], [f"{here} {os.path.basename(document.path)}" for document in part], []
 
     return check
 
@@ -54,7 +54,7 @@ def checked_by(slow: str, pause: float = 0.0) -> parallel.Check:
 @pytest.mark.usefixtures("two_cores")
 def test_every_document_is_checked_once_in_order(tmp_path: Path) -> None:
     docs = documents(tmp_path, 31)
-    _, said = parallel.check_documents(docs, checked_by(""))
+    _, said, _ = parallel.check_documents(docs, checked_by(""))
     assert [line.split()[1] for line in said] == [f"t{n:03d}.md" for n in range(31)]
     assert said[0].startswith("worker ")  # the first part is always the worker's
 
@@ -63,7 +63,7 @@ def test_every_document_is_checked_once_in_order(tmp_path: Path) -> None:
 @pytest.mark.parametrize("slow", ["worker", "parent"])
 def test_the_slower_process_takes_fewer_parts(tmp_path: Path, slow: str) -> None:
     docs = documents(tmp_path, 30)  # ten parts
-    _, said = parallel.check_documents(docs, checked_by(slow, 0.2))
+    _, said, _ = parallel.check_documents(docs, checked_by(slow, 0.2))
     assert sorted(line.split()[1] for line in said) == [f"t{n:03d}.md" for n in range(30)]
     by_slow = sum(line.startswith(slow) for line in said)
     assert 0 < by_slow <= len(said) // 2, said

@@ -187,25 +187,20 @@ class Cache:
                 self.fresh[path] = entry[:3] + (started,) + entry[4:]
         return found
 
-    def keep(self, documents: list[Document], found: list[Diagnostic]) -> None:
-        """Keep the facts and the cacheable findings of the documents checked this run, unless
-        one of them turned out not to fit (`document.keep` cleared: then nothing is kept)."""
-        _without_gc(self._keep, documents, found)
-
-    def _keep(self, documents: list[Document], found: list[Diagnostic]) -> None:
-        if any(not document.keep for document in documents):
-            return
-        by_path: dict[str, list[tuple]] = {}
+    def entry(self, document: Document, found: list[Diagnostic]) -> tuple | None:
+        """The entry of a document checked this run, its per-file findings `found`, or None when it
+        cannot have one: made as soon as its rules have run, by the process that ran them."""
         cacheable = self.cacheable
-        for diagnostic in found:
-            if diagnostic.code in cacheable:
-                by_path.setdefault(diagnostic.path, []).append(_frozen_diagnostic(diagnostic))
-        racy_after = self.started - RACY_NS
-        made = []
-        for document in documents:
-            entry = _entry(document, by_path.get(document.path, []), racy_after, self.started)
-            if entry is not None:
-                made.append((document.path, entry))
+        frozen = [_frozen_diagnostic(diagnostic) for diagnostic in found if diagnostic.code in cacheable]
+        return _entry(document, frozen, self.started - RACY_NS, self.started)
+
+    def keep(self, made: list[tuple[str, tuple]], fits: bool) -> None:
+        """Keep the entries `made` this run (`entry`), unless a finding turned out not to fit
+        (`fits` false, some `document.keep` cleared: then nothing is kept)."""
+        if fits:
+            _without_gc(self._keep, made)
+
+    def _keep(self, made: list[tuple[str, tuple]]) -> None:
         suspect = may_hold_secrets([entry[7] for _, entry in made])
         for (path, entry), maybe in zip(made, suspect, strict=True):
             if maybe and _holds_secret(marshal.loads(entry[7])):

@@ -172,11 +172,14 @@ def lint(
         recalled = memo.recall(tree.documents, tree.in_focus, _needs_facts(tree, dispatch, held))
 
     def check(documents: list[Document]) -> parallel.Checked:
-        """Per-file rules over `documents`: the hot loop of a large run, so `_run` is inlined."""
+        """Per-file rules over `documents`: the hot loop of a large run, so `_run` is inlined. Each
+        file's cache entry is made here too, by whichever process checked it (parallel.py)."""
         findings: list[Diagnostic] = []
         errors: list[str] = []
+        entries: list[tuple[str, tuple]] = []
         for document in documents:
             path = document.path
+            first = len(findings)
             rules = dispatch.uncached_for_kind(document.kind) if path in recalled else for_kind(document.kind)
             for rule in rules:
                 try:
@@ -187,18 +190,22 @@ def lint(
                 except Exception as error:  # noqa: BLE001 - a rule's bug must not end the run
                     errors.append(_internal_error(rule, path, error))
             document.suppressions  # noqa: B018 - parsed while the lines are at hand, sent back by a worker
+            if memo is not None and path not in recalled:  # a recalled file keeps the entry it has
+                entry = memo.entry(document, findings[first:])
+                if entry is not None:
+                    entries.append((path, entry))
             if release:
                 document.release()
-        return findings, errors
+        return findings, errors, entries
 
     focused = [document for document in tree.documents if tree.in_focus(document.path)]
     checked = _to_check(focused, recalled, dispatch, memo is not None)
     release = release and len(checked) >= parallel.RELEASE_MIN  # below, the texts are worth their memory
-    found, errors = parallel.check_documents(checked, check)
+    found, errors, entries = parallel.check_documents(checked, check)
     for error in errors:
         _tell(error)
     if memo is not None:
-        memo.keep([document for document in checked if document.path not in recalled], found)
+        memo.keep(entries, all(document.keep for document in checked if document.path not in recalled))
         for document in focused:
             found.extend(recalled.get(document.path, ()))
     for container in tree.containers:

@@ -5,8 +5,9 @@ per file, so the documents are cut into parts and a forked child takes them from
 this process takes them from the back, each its next part while the other has not taken it:
 neither waits for the other's share, however their speeds differ (the machine's other load, a
 slow start, files larger at one end). The child sends back, part by part, its findings plus
-their suppression comments and, for the documents it read (`Document.export`), what container
-rules read of them (frontmatter, marks, sizes), which spares the parent from reading them again.
+their suppression comments, the cache entries it made of them, and, for the documents it read
+(`Document.export`), what container rules read of them (frontmatter, marks, sizes), which spares
+the parent from reading them again.
 Container and tree rules then run in the parent as usual. Below `MIN_DOCUMENTS`, or without
 `fork` (Windows, macOS), or on one core, everything stays in-process.
 """
@@ -40,7 +41,8 @@ _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 # processes end within about that of each other); what is in flight at once (the pickled bytes,
 # the states not yet adopted) stays small, however many files there are.
 PART = 500
-Checked = tuple[list[Diagnostic], list[str]]  # findings, and the internal errors met on the way
+# Findings, the internal errors met on the way, and the cache entries made of the documents, by path.
+Checked = tuple[list[Diagnostic], list[str], list[tuple[str, tuple]]]
 Check = Callable[[list[Document]], Checked]
 _shared: tuple[list[list[Document]], Check] | None = None  # handed to the forked child by inheritance
 
@@ -62,7 +64,7 @@ def check_documents(documents: list[Document], check: Check) -> Checked:
     global _shared
     size = min(PART, -(-len(documents) // 2))  # two parts at least: the worker always has the first
     parts = [documents[start : start + size] for start in range(0, len(documents), size)]
-    results: list[Checked] = [([], [])] * len(parts)
+    results: list[Checked] = [([], [], [])] * len(parts)
     _shared = (parts, check)
     try:
         context = multiprocessing.get_context("fork")
@@ -83,10 +85,12 @@ def check_documents(documents: list[Document], check: Check) -> Checked:
         _shared = None
     found: list[Diagnostic] = []
     errors: list[str] = []
-    for part_found, part_errors in results:  # in the documents' order, whoever checked them
+    entries: list[tuple[str, tuple]] = []
+    for part_found, part_errors, part_entries in results:  # in the documents' order, whoever checked them
         found += part_found
         errors += part_errors
-    return found, errors
+        entries += part_entries
+    return found, errors, entries
 
 
 def _adopt(part: list[Document], future: Future, check: Check) -> Checked:
