@@ -320,23 +320,31 @@ def _key(settings: Settings, rules: list[Rule] | list[Listed]) -> str:
     return repr(fields)
 
 
-def _source_stamp() -> list[tuple[str, int, int]]:
-    """Each source file of mnemolint by name, size and mtime: an edited checkout is another
-    version, though it says the same `__version__`."""
-    top = os.path.dirname(os.path.abspath(__file__))
-    stamp = []
-    pending = [(top, "")]  # a folder, and its path relative to `top` as `relpath` writes it
-    while pending:
-        folder, rel = pending.pop()
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                if entry.is_dir(follow_symlinks=False):
-                    if entry.name != "__pycache__":  # compiled files: no source of its own
-                        pending.append((entry.path, os.path.join(rel, entry.name)))
-                elif entry.name.endswith(".py"):
-                    info = entry.stat()
-                    stamp.append((os.path.join(rel, entry.name), info.st_size, info.st_mtime_ns))
-    return sorted(stamp)
+_STAMP: list[bytes] = []  # `_source_stamp`, once per process: the code that runs is the code it had at start
+
+
+def _source_stamp() -> bytes:
+    """The digest of each source file of mnemolint by name, size and mtime: an edited checkout is
+    another version, though it says the same `__version__`. Worked out once per process (the check
+    cache and the hook's index facts both ask)."""
+    if not _STAMP:
+        top = os.path.dirname(os.path.abspath(__file__))
+        stamp = []
+        pending = [(top, "")]  # a folder, and its path relative to `top`, "/"-ended
+        while pending:
+            folder, rel = pending.pop()
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    name = entry.name
+                    if entry.is_dir(follow_symlinks=False):
+                        if name != "__pycache__":  # compiled files: no source of its own
+                            pending.append((entry.path, f"{rel}{name}/"))
+                    elif name.endswith(".py"):
+                        info = entry.stat()
+                        stamp.append((rel + name, info.st_size, info.st_mtime_ns))
+        stamp.sort()
+        _STAMP.append(_digest(repr(stamp).encode("utf-8", "surrogatepass")))
+    return _STAMP[0]
 
 
 def _crc(data: bytes) -> int:
