@@ -320,13 +320,13 @@ def _key(settings: Settings, rules: list[Rule] | list[Listed]) -> str:
     return repr(fields)
 
 
-_STAMP: list[bytes] = []  # `_source_stamp`, once per process: the code that runs is the code it had at start
+_STAMP: list[list[tuple[str, int, int]]] = []  # `_source_stamp`, once per process: the code that runs
 
 
-def _source_stamp() -> bytes:
-    """The digest of each source file of mnemolint by name, size and mtime: an edited checkout is
-    another version, though it says the same `__version__`. Worked out once per process (the check
-    cache and the hook's index facts both ask)."""
+def _source_stamp() -> list[tuple[str, int, int]]:
+    """Each source file of mnemolint by name, size and mtime: an edited checkout is another
+    version, though it says the same `__version__`. Worked out once per process (the check cache
+    and the hook's index facts both ask)."""
     if not _STAMP:
         top = os.path.dirname(os.path.abspath(__file__))
         stamp = []
@@ -342,8 +342,7 @@ def _source_stamp() -> bytes:
                     elif name.endswith(".py"):
                         info = entry.stat()
                         stamp.append((rel + name, info.st_size, info.st_mtime_ns))
-        stamp.sort()
-        _STAMP.append(_digest(repr(stamp).encode("utf-8", "surrogatepass")))
+        _STAMP.append(sorted(stamp))
     return _STAMP[0]
 
 
