@@ -33,7 +33,8 @@ def test_each_profile_says_how_it_was_verified_and_names_facts_of_its_module(age
 
 
 def _module_of(agent: Agent) -> str:
-    return next(module.__name__ for module in agents._MODULES if module.AGENT is agent)
+    names = (f"mnemolint.agents.{module}" for module in agents._MODULES)
+    return next(name for name in names if importlib.import_module(name).AGENT is agent)
 
 
 def test_verified_refuses_an_unknown_way() -> None:

@@ -2,7 +2,8 @@
 it reads, and a kind without frontmatter or suppression comments never has either parsed.
 
 A kind the project does not ship yet (a root `NOTES.txt` read by no container) is added to the
-real registry for one test, as a new kind module would add it."""
+real registry for one test, where a new kind module's line and manifest entry would put it: among
+the kinds a file of that name may be, and in the whole registry."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from mnemolint.kinds.memory import INDEX, TOPIC
 
 NOTES = Kind(
     "notes",
+    names=("NOTES.txt",),
     container=None,
     matches=lambda rel: rel.rpartition("/")[2] == "NOTES.txt",
     frontmatter=False,
@@ -29,6 +31,7 @@ NOTES = Kind(
 
 @pytest.fixture
 def with_notes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(registry._at_root, "NOTES.txt", [NOTES])
     monkeypatch.setattr(registry, "KINDS", (*registry.KINDS, NOTES))
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 
-from mnemolint.agents import AGENTS, instruction_names
+from mnemolint import agents
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -25,13 +25,13 @@ if TYPE_CHECKING:
 
 def name_agents(diagnostics: list[Diagnostic], tree: Tree) -> None:
     """Set `agents` on each finding whose file is an instruction file (by its name)."""
-    names = set(instruction_names())
+    names = set(agents.instruction_names())
     used: tuple[Agent, ...] | None = None
     for diagnostic in diagnostics:
         if os.path.basename(diagnostic.path) not in names:
             continue
         if used is None:
-            used = tree.project_at(tree.root).readers or tuple(agent for agent in AGENTS if agent.selectable)
+            used = tree.project_at(tree.root).readers or tuple(agent for agent in agents.AGENTS if agent.selectable)
         diagnostic.agents = tuple(agent.name for agent in used if reads(agent, diagnostic.path))
 
 

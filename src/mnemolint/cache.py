@@ -480,7 +480,8 @@ def _freeze(value: object, dated: bool = False) -> object:
     if kind in _SCALARS:
         return value
     if _CLASSES.get(kind.__name__) is kind:
-        values, nested = [], []
+        values: list[object] = []
+        nested: list[int] = []
         for slot in kind.__slots__:  # a loop, not generators: ten slots of every topic, most of them scalars
             item = getattr(value, slot)
             if type(item) not in _SCALARS:

@@ -112,9 +112,7 @@ AGENTS = Option(
     STRINGS,
     [],
     "the agents the project uses; empty: each agent whose traces the project holds ("
-    + "; ".join(
-        f"{agent.title} {', '.join(f'`{trace}`' for trace in agent.traces)}" for agent in agents.AGENTS if agent.traces
-    )
+    + "; ".join(f"{title} {', '.join(f'`{trace}`' for trace in traces)}" for title, traces in agents.manifest.TRACES)
     + ")",
     choices=agents.names(),
 )

@@ -7,10 +7,11 @@ head of a container's marker file where its type judges it by content (`Containe
 once per directory): `Document` reads lazily, so a single changed topic file costs one walk of its
 memory dir, not a parse of it.
 
-Nothing here knows a kind: containers are recognised by `kinds.registry.CONTAINERS` (a marker
-file, a location, a configured glob) and files by `kinds.registry.kind_of`. Every file that is not excluded is
-kept in `Tree.files`, whether or not a kind claims it, for the rules that need the whole tree.
-What is excluded, and how a path named on the command line is treated, is `exclusion.py`'s to say.
+Nothing here knows a kind: containers are recognised by the kind registry (a marker file,
+`MARKERS`; a location, `located`; a configured glob, `CONFIGURED`) and files by its `kind_of`.
+Every file that is not excluded is kept in `Tree.files`, whether or not a kind claims it, for the
+rules that need the whole tree. What is excluded, and how a path named on the command line is
+treated, is `exclusion.py`'s to say.
 """
 
 from __future__ import annotations
@@ -26,15 +27,13 @@ from mnemolint.discover.listing import FILE, FOLDER, LINK, Listings
 from mnemolint.discover.tree import LinkRecord, Tree
 from mnemolint.errors import ConfigError
 from mnemolint.kinds.base import Container, ContainerType
-from mnemolint.kinds.registry import CONTAINERS, kind_of
+from mnemolint.kinds.registry import CONFIGURED, MARKERS, kind_of, located, type_named
 from mnemolint.parse.document import Document, head
 from mnemolint.paths import inside, link_hazard, repository, upwards
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
     from typing import Any
-
-_MARKERS = {container.marker: container for container in CONTAINERS if container.marker}
 
 
 class _Walk:
@@ -58,10 +57,10 @@ class _Walk:
         self.listings: Listings | None = None  # the cache's kept listings (listing.py), when there is a cache
         self._listing: list[tuple[str, str]] | None = None  # the entries of the folder being listed, to keep
         self._no_gitignore: dict[str, bool] = {}  # folder: whether no `.gitignore` stands in it
-        self._configured = [
-            (container, Globs(getattr(settings, container.setting.replace("-", "_")), settings.root))
-            for container in CONTAINERS
-            if container.setting
+        self._configured = [  # (a container type's name, the globs its setting gives), where it gives some
+            (name, Globs(globs, settings.root))
+            for name, setting in CONFIGURED
+            if (globs := getattr(settings, setting.replace("-", "_")))
         ]
 
     def walk(self, top: str, root: str) -> None:
@@ -233,7 +232,8 @@ class _Walk:
     def _type_of(self, directory: str) -> ContainerType | None:
         """The container type `directory` is: by where it is, a configured glob, or its marker file."""
         found = self.placed(directory) or self.container_paths.get(directory)
-        return found or next((each for marker, each in _MARKERS.items() if self.holds(directory, marker)), None)
+        marked = (type_named(each) for marker, each in MARKERS.items() if self.holds(directory, marker))
+        return found or next(marked, None)
 
     def _visit_link(self, path: str, name: str, ancestors: tuple, root: str) -> tuple | None:
         """The symlink `path` (named `name`) recorded, and the directory to walk through it, if any."""
@@ -282,15 +282,15 @@ class _Walk:
 
     def placed(self, directory: str) -> ContainerType | None:
         """The container type `directory` is by where it is, or by a configured glob."""
-        for container in CONTAINERS:
-            if container.located(directory):
-                return container
-        return next((container for container, globs in self._configured if globs.matches(directory)), None)
+        found = located(directory)
+        if found is not None:
+            return found
+        return next((type_named(name) for name, globs in self._configured if globs.matches(directory)), None)
 
     def enclosing_container(self, directory: str) -> str | None:
         """The nearest container at or above `directory`, for files and subtrees passed alone."""
         for current in upwards(directory):
-            marked = current in self.marker_dirs or any(self.holds(current, m) for m in _MARKERS)
+            marked = current in self.marker_dirs or any(self.holds(current, m) for m in MARKERS)
             if marked or self.placed(current):
                 return current
         return None
@@ -301,7 +301,7 @@ class _Walk:
         if found is not None:
             self.container_paths.setdefault(directory, found)
             return
-        marker = next((marker for marker in _MARKERS if self.holds(directory, marker)), None)
+        marker = next((marker for marker in MARKERS if self.holds(directory, marker)), None)
         if marker is not None:
             self._marked_by(directory, marker)
 
@@ -319,7 +319,7 @@ class _Walk:
     def _unfollowed(self, path: str, name: str, reason: str) -> None:
         """A marker file that is a link not followed (a linked `MEMORY.md`) still makes its directory
         a container."""
-        if name in _MARKERS:
+        if name in MARKERS:
             directory = os.path.dirname(path)
             self._marked_by(directory, name)
             self.unfollowed_marker[directory] = reason
@@ -343,7 +343,7 @@ class _Walk:
         if directory is None or name is None:
             directory, name = os.path.split(path)
         self.files.setdefault(directory, []).append(name)
-        if name in _MARKERS and self.holds(directory, name):
+        if name in MARKERS and self.holds(directory, name):
             self._marked_by(directory, name)
 
     def holds(self, directory: str, marker: str) -> bool:
@@ -358,7 +358,7 @@ class _Walk:
 
     def _marked_by(self, directory: str, marker: str) -> None:
         """`directory` holds a container's marker file: it is that container, under any name."""
-        self.container_paths.setdefault(directory, _MARKERS[marker])
+        self.container_paths.setdefault(directory, type_named(MARKERS[marker]))
         self.marker_dirs.add(directory)
 
 
@@ -378,7 +378,7 @@ def holds_marker(directory: str, marker: str, text: str | None = None) -> bool:
         text = head(path)
         if text is None:  # refused (a dangerous link above it, or swapped): the rules that read it say why
             return True
-    return _MARKERS[marker].confirms(directory, text)
+    return type_named(MARKERS[marker]).confirms(directory, text)
 
 
 class _Pending:

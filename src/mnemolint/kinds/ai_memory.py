@@ -150,6 +150,7 @@ def _kind(name: str, matches, *, markdown: bool = True) -> Kind:
 
 AI_MEMORY_DIR = ContainerType(
     "ai-memory dir",
+    names=(DIR_NAME,),
     marker=None,
     setting=None,
     located=_located,

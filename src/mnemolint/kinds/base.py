@@ -99,10 +99,13 @@ class ContainerType:
     file may carry the same name); a marker that is a link is judged by its name, so the LNK
     rules still meet it.
     `gitignored`: its convention keeps (some of) its files out of git and the agent loads them all
-    the same (an `.ai-memory/`'s dated logs), so discovery walks it where a `.gitignore` ignores them."""
+    the same (an `.ai-memory/`'s dated logs), so discovery walks it where a `.gitignore` ignores them.
+    `names`: the names a directory it `located` may have (the last part of its path): discovery
+    asks `located` of no other directory, and imports the type's module only when it meets one."""
 
     __slots__ = (
         "name",
+        "names",
         "marker",
         "setting",
         "located",
@@ -119,6 +122,7 @@ class ContainerType:
         self,
         name: str,
         *,
+        names: tuple[str, ...] = (),
         marker: str | None,
         setting: str | None,
         located: Callable[[str], bool],
@@ -131,6 +135,7 @@ class ContainerType:
         gitignored: bool = False,
     ) -> None:
         self.name = name
+        self.names = names
         self.marker = marker
         self.setting = setting
         self.located = located
@@ -166,10 +171,13 @@ class Kind:
     `AGENTS.md`, a rule file), so what it imports and how large it is with them matters.
     `gitignored(rel)`: the agent's convention keeps the file at `rel` out of git and the agent
     loads it all the same (`CLAUDE.local.md`), so discovery lints it where a `.gitignore` ignores it.
+    `names`: for a kind in no container, the names its files may have (the last part of the path):
+    `matches` is asked of no other file, and the kind's module imported only when one is met.
     """
 
     __slots__ = (
         "name",
+        "names",
         "container",
         "matches",
         "frontmatter",
@@ -188,6 +196,7 @@ class Kind:
         self,
         name: str,
         *,
+        names: tuple[str, ...] = (),
         container: ContainerType | None,
         matches: Callable[[str], bool],
         frontmatter: bool,
@@ -202,6 +211,7 @@ class Kind:
         gitignored: Callable[[str], bool] = lambda rel: False,
     ) -> None:
         self.name = name
+        self.names = names
         self.container = container
         self.matches = matches
         self.frontmatter = frontmatter

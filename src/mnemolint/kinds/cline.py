@@ -40,4 +40,10 @@ CLINE_RULE = Kind(
     matches=lambda rel: rel.endswith(".md") and rel.split("/", 1)[0] not in cline.NOT_RULES,
     **_READ,  # type: ignore[arg-type]
 )
-CLINERULES_FILE = Kind("Cline .clinerules file", container=None, matches=lambda rel: rel == cline.HOME, **_READ)  # type: ignore[arg-type]
+CLINERULES_FILE = Kind(
+    "Cline .clinerules file",
+    names=(cline.HOME,),
+    container=None,
+    matches=lambda rel: rel == cline.HOME,
+    **_READ,  # type: ignore[arg-type]
+)

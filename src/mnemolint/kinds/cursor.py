@@ -30,6 +30,7 @@ CURSOR_RULE = Kind(
 )
 CURSORRULES = Kind(
     "legacy .cursorrules",
+    names=(cursor.LEGACY_FILE,),
     container=None,
     matches=lambda rel: rel.rpartition("/")[2] == cursor.LEGACY_FILE,
     frontmatter=False,

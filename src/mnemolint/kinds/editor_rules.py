@@ -181,6 +181,7 @@ def rules_dir_type(name: str, home: str, leaf: str, about: str) -> ContainerType
 
     container_type = ContainerType(
         name,
+        names=(leaf or home,),
         marker=None,
         setting=None,
         located=located,

@@ -31,6 +31,7 @@ def _reader(document: Document) -> Agent:
 
 SETTINGS = Kind(
     "gemini settings",
+    names=(SETTINGS_REL.rpartition("/")[2],),
     container=None,
     matches=lambda rel: rel == SETTINGS_REL or rel.endswith("/" + SETTINGS_REL),
     frontmatter=False,
@@ -40,6 +41,7 @@ SETTINGS = Kind(
 )
 IGNORE = Kind(
     "geminiignore",
+    names=(gemini.IGNORE_FILE,),
     container=None,
     matches=lambda rel: rel.rpartition("/")[2] == gemini.IGNORE_FILE,
     frontmatter=False,

@@ -319,6 +319,7 @@ class Ignores:
 
 GITIGNORE = Kind(
     "gitignore",
+    names=(NAME,),
     container=None,
     matches=lambda rel: rel.rpartition("/")[2] == NAME,
     frontmatter=False,

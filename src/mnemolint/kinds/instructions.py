@@ -59,6 +59,7 @@ def _reader(document: Document) -> Agent:
 
 INSTRUCTION_FILE = Kind(
     "instruction file",
+    names=NAMES,
     container=None,
     matches=lambda rel: rel.rpartition("/")[2] in NAMES,
     frontmatter=False,  # loaded as they are: no agent takes fields from them

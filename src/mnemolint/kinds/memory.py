@@ -427,6 +427,7 @@ def _reader(document: Document) -> Agent:
 
 MEMORY_DIR = ContainerType(
     "memory dir",
+    names=("memory",),  # where it stands: `…/projects/<id>/memory` (`_located`)
     marker=INDEX_NAME,
     setting="memory-dirs",
     located=_located,

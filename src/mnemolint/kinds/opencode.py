@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 OPENCODE_CONFIG = Kind(
     "opencode config",
+    names=CONFIG_NAMES,
     container=None,
     matches=lambda rel: rel.rpartition("/")[2] in CONFIG_NAMES,
     frontmatter=False,

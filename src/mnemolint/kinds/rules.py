@@ -213,6 +213,7 @@ def _reader(document: Document) -> Agent:
 
 RULES_DIR = ContainerType(
     "rules dir",
+    names=(RULES,),
     marker=None,
     setting=None,
     located=_located,
