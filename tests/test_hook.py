@@ -359,3 +359,12 @@ def test_a_relative_path_without_a_cwd_is_not_guessed(tmp_path: Path) -> None:
     stdin = json.dumps({"tool_name": "Write", "tool_input": {"file_path": f"{MEMORY}/MEMORY.md"}})
     process = run_cli("hook", "post-tool-use", stdin=stdin, cwd=tmp_path)
     assert (process.returncode, process.stdout) == (0, "")
+
+
+def test_the_hook_names_the_rules_dir_type_the_registry_has() -> None:
+    """`in_memory` asks for a rules dir by its type's name, so that a write elsewhere imports none of it."""
+    from mnemolint.commands import hook
+    from mnemolint.kinds.rules import RULES_DIR
+
+    assert hook._RULES_DIR == RULES_DIR.name
+    assert hook.in_memory("/p/.claude/rules/style.md") and not hook.in_memory("/p/src/rules/style.md")

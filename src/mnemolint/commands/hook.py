@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from mnemolint.config import Settings
     from mnemolint.discover.tree import Tree
     from mnemolint.engine import Result
-    from mnemolint.kinds.base import ContainerType
     from mnemolint.kinds.memory import MemoryDir
     from mnemolint.model import Diagnostic
     from mnemolint.rules.base import Rule
@@ -147,32 +146,39 @@ def written_path(event: object) -> str | None:
 
 def in_memory(path: str) -> bool:
     """Whether `path` is a memory file, by its name alone (no file is read or even looked at)."""
+    from mnemolint.agents import instruction_names
     from mnemolint.kinds.ai_memory import AI_MEMORY_DIR
-    from mnemolint.kinds.instructions import NAMES
     from mnemolint.kinds.memory import INDEX_NAME
-    from mnemolint.kinds.rules import RULES_DIR
 
     name = os.path.basename(path)
-    if name in NAMES or name == INDEX_NAME:
+    if name in instruction_names() or name == INDEX_NAME:
         return True
-    if _inside_a(path, AI_MEMORY_DIR) or _inside_a(path, RULES_DIR):
+    if _inside_a(path, AI_MEMORY_DIR.name, _RULES_DIR):
         return True
     return name.endswith(".md") and memory_dir_of(path) is not None
+
+
+_RULES_DIR = "rules dir"  # `kinds.rules.RULES_DIR` by name: its module is imported only for a folder that may be one
 
 
 def memory_dir_of(path: str) -> str | None:
     """The agent's own memory dir (`<home>/projects/<id>/memory`) holding `path`, by name alone."""
     from mnemolint.kinds.memory import MEMORY_DIR
 
-    return _inside_a(path, MEMORY_DIR)
+    return _inside_a(path, MEMORY_DIR.name)
 
 
-def _inside_a(path: str, container: ContainerType) -> str | None:
-    """The nearest folder above `path` that is a container of this type by where it is (its
-    `located`, which looks at the name only), or None."""
+def _inside_a(path: str, *types: str) -> str | None:
+    """The nearest folder above `path` that is a container of one of the types named `types` by
+    where it is (the registry's `located`, which looks at the names only), or None."""
+    from mnemolint.kinds.registry import located
     from mnemolint.paths import upwards
 
-    return next((folder for folder in upwards(os.path.dirname(path)) if container.located(folder)), None)
+    for folder in upwards(os.path.dirname(path)):
+        found = located(folder)
+        if found is not None and found.name in types:
+            return folder
+    return None
 
 
 def reminder(path: str, config: str | None = None, preview: bool | None = None) -> str:
