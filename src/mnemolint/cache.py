@@ -569,7 +569,10 @@ def _thaw(value: object) -> object:
             values = list(values)
             for at in value[3]:
                 values[at] = _thaw(values[at])
-        return _BUILDERS[value[1]](values)
+        build = _BUILDERS.get(value[1])
+        if build is None:
+            build = _BUILDERS[value[1]] = _builder(_CLASSES[value[1]])
+        return build(values)
     if type(value) is list and value and type(value[0]) is tuple and value[0][0] == _OBJECT:
         return [_thaw(item) for item in value]
     return value
@@ -584,7 +587,7 @@ def _builder(cls: Any) -> Any:
     return namespace["build"]
 
 
-_BUILDERS = {name: _builder(cls) for name, cls in _CLASSES.items()}
+_BUILDERS: dict[str, Any] = {}  # by class name, made on first use: a cold run thaws nothing
 
 
 def _freeze_facts(facts: tuple, dated: bool = False) -> tuple:

@@ -20,7 +20,6 @@ quadratically over a run of spaces), and a finding asks only the selectors its c
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from functools import lru_cache
 
 from mnemolint.selection import ALL
@@ -111,6 +110,8 @@ def _selectors_of(code: str, blanket: bool) -> tuple[str, ...]:
 
 def _within(spans: tuple[list[int], list[int], list[int], list[int]], line: int) -> int:
     """The index of the range of the ordered, non-overlapping `spans` that holds `line`, else -1."""
+    from bisect import bisect_right  # only a file with suppression comments asks: not on every start
+
     at = bisect_right(spans[0], line) - 1
     return at if at >= 0 and line <= spans[1][at] else -1
 

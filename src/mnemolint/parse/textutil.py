@@ -26,11 +26,16 @@ def js_lstrip_count(text: str) -> int:
     return len(text) - len(text.lstrip(_JS_WS))
 
 
+_BELOW_F0 = bytes(range(0xF0))  # every byte but the lead bytes of a four-byte UTF-8 sequence
+
+
 def utf16_len(text: str) -> int:
     """JavaScript `string.length`: astral characters count twice."""
     if text.isascii():
         return len(text)
-    return len(text.encode("utf-16-le", "surrogatepass")) // 2  # in C: `max(text)` costs 17 ms on 187 KB
+    # An astral character is the one whose UTF-8 starts with a byte of F0 or above: counted in C
+    # (`max(text)` costs 17 ms on 187 KB), by the built-in codec (UTF-16's is a module to import).
+    return len(text) + len(text.encode("utf-8", "surrogatepass").translate(None, _BELOW_F0))
 
 
 def utf16_prefix_index(text: str, units: int) -> int:
