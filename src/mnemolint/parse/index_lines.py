@@ -8,7 +8,6 @@ a hostile 200 KB line, and costs nothing to import.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from functools import lru_cache
 
 from mnemolint.parse.textutil import js_lstrip_count, js_trim, utf16_len, utf16_prefix_index
@@ -190,6 +189,8 @@ def _mask(text: str, in_comment: bool) -> tuple[str, bool]:
             return " " * len(text), True
         blanks.append((0, end + 3))
         position = end + 3
+    from bisect import bisect_right  # a line with code spans or a comment is rare: not on every start
+
     runs = [(match.start(), match.end()) for match in _TICKS.finditer(text)]
     by_length: dict[int, list[int]] = {}
     for start, end in runs:
