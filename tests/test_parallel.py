@@ -110,8 +110,8 @@ def test_the_parent_reads_no_topic_the_worker_read(tmp_path: Path, monkeypatch: 
     real = Document._load
     phase: list[str] = []
 
-    def per_file(documents: list[Document], check: parallel.Check) -> parallel.Checked:
-        done = checked(documents, check)
+    def per_file(documents: list[Document], check: parallel.Check, shipped: tuple[str, ...] = ()) -> parallel.Checked:
+        done = checked(documents, check, shipped)
         phase.append("after")
         return done
 

@@ -39,8 +39,8 @@ def test_the_parent_reads_again_only_what_a_rule_asks_the_text_of(
     parent, during, after = os.getpid(), [], []  # the parent's reads, in and after the per-file rules
     original, checked = Document._read, parallel.check_documents
 
-    def per_file(documents: list[Document], check: parallel.Check) -> parallel.Checked:
-        done = checked(documents, check)
+    def per_file(documents: list[Document], check: parallel.Check, shipped: tuple[str, ...] = ()) -> parallel.Checked:
+        done = checked(documents, check, shipped)
         during.append(None)  # the mark: what is read from here on is read again
         return done
 
@@ -57,3 +57,39 @@ def test_the_parent_reads_again_only_what_a_rule_asks_the_text_of(
     # The worker's plain topics hold no link, no relation, no citation: no rule needs their text in
     # the parent, which reads none of them again.
     assert not [name for name in after if name.startswith("plain-")], sorted(after)
+
+
+def test_the_title_facts_of_every_topic_are_made_by_the_per_file_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """MEM208 and MEM209 compare every topic's title facts (`member_facts`): each process makes
+    them for the topics it checks, the worker sends its own back, and the parent's container
+    stage makes none; the findings are those of one process."""
+    from mnemolint.rules import topic
+
+    write_tree(tmp_path, WIDE)
+    settings = preview_settings(tmp_path)
+    alone = lint([str(tmp_path)], settings)
+    monkeypatch.setattr(parallel, "MIN_DOCUMENTS", 1)
+    monkeypatch.setattr(parallel, "_cores", lambda: 2)
+    monkeypatch.setattr(parallel, "PART", 4)
+    parent, phase, made_after = os.getpid(), [], []
+    checked, normal = parallel.check_documents, topic._normal
+
+    def per_file(documents: list[Document], check: parallel.Check, shipped: tuple[str, ...] = ()) -> parallel.Checked:
+        assert "titled" in shipped
+        done = checked(documents, check, shipped)
+        phase.append("after")
+        return done
+
+    def counted(text: str) -> str:
+        if phase and os.getpid() == parent:
+            made_after.append(text)
+        return normal(text)
+
+    monkeypatch.setattr(parallel, "check_documents", per_file)
+    monkeypatch.setattr(topic, "_normal", counted)
+    split = lint([str(tmp_path)], settings)
+    assert findings(split.diagnostics) == findings(alone.diagnostics)
+    assert "MEM208" in {diagnostic.code for diagnostic in split.diagnostics}  # the tree's twins
+    assert not made_after, made_after

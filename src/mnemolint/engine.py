@@ -112,6 +112,14 @@ class _Dispatch:
                 self._per_document.append(rule)
         self._per_kind: dict[Kind | None, list[Rule]] = {}
         self._uncached: dict[Kind | None, list[Rule]] = {}
+        # What container rules read of each member of a kind (`member_facts`), by key: made by the
+        # per-file pass, and sent back by a worker (`shipped`).
+        self.member_facts: dict[Kind, dict[str, Callable[[Document], object]]] = {}
+        for rules_of_type in self.per_container.values():
+            for rule in rules_of_type:
+                for kind, key, make in rule.member_facts:
+                    self.member_facts.setdefault(kind, {})[key] = make
+        self.shipped = tuple(dict.fromkeys(key for facts in self.member_facts.values() for key in facts))
 
     def for_kind(self, kind: Kind | None) -> list[Rule]:
         """The rules that read documents of `kind`, in registry order (worked out once per kind)."""
@@ -164,6 +172,7 @@ def lint(
     dispatch = _Dispatch(loaded(_runnable(chosen, tree)), frozenset(listed.code for listed in chosen))
     options = settings.options
     for_kind = dispatch.for_kind
+    member_facts = dispatch.member_facts
     held: dict[Container, list[tuple]] = {}
     recalled: dict[str, list[Diagnostic]] = {}
     if memo is not None:
@@ -190,6 +199,8 @@ def lint(
                 except Exception as error:  # noqa: BLE001 - a rule's bug must not end the run
                     errors.append(_internal_error(rule, path, error))
             document.suppressions  # noqa: B018 - parsed while the lines are at hand, sent back by a worker
+            if member_facts and document.kind in member_facts:
+                _derive(document, member_facts[document.kind])
             if memo is not None and path not in recalled:  # a recalled file keeps the entry it has
                 entry = memo.entry(document, findings[first:])
                 if entry is not None:
@@ -201,7 +212,7 @@ def lint(
     focused = [document for document in tree.documents if tree.in_focus(document.path)]
     checked = _to_check(focused, recalled, dispatch, memo is not None)
     release = release and len(checked) >= parallel.RELEASE_MIN  # below, the texts are worth their memory
-    found, errors, entries = parallel.check_documents(checked, check)
+    found, errors, entries = parallel.check_documents(checked, check, dispatch.shipped)
     for error in errors:
         _tell(error)
     if memo is not None:
@@ -224,6 +235,16 @@ def lint(
         kept.sort(key=Diagnostic.sort_key)
     name_agents(kept, tree)
     return Result(kept, tree, errors)
+
+
+def _derive(document: Document, facts: dict[str, Callable[[Document], object]]) -> None:
+    """What container rules will read of `document` (`member_facts`), computed now, in whichever
+    process checks it. One that fails is left for its rule to meet again and report."""
+    for key, make in facts.items():
+        try:
+            document.derived(key, make)
+        except Exception:  # noqa: BLE001, S110 - the container rule asks again and reports it
+            pass
 
 
 def _audit(

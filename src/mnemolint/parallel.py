@@ -44,7 +44,7 @@ PART = 500
 # Findings, the internal errors met on the way, and the cache entries made of the documents, by path.
 Checked = tuple[list[Diagnostic], list[str], list[tuple[str, tuple]]]
 Check = Callable[[list[Document]], Checked]
-_shared: tuple[list[list[Document]], Check] | None = None  # handed to the forked child by inheritance
+_shared: tuple[list[list[Document]], Check, tuple[str, ...]] | None = None  # handed to the forked child
 
 
 def _cores() -> int:
@@ -54,8 +54,9 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-def check_documents(documents: list[Document], check: Check) -> Checked:
-    """`check(documents)`, split over two processes when that pays."""
+def check_documents(documents: list[Document], check: Check, shipped: tuple[str, ...] = ()) -> Checked:
+    """`check(documents)`, split over two processes when that pays; a worker sends back, beside the
+    facts of each document it read, what `check` derived of it under the keys `shipped`."""
     if len(documents) < MIN_DOCUMENTS or not sys.platform.startswith("linux") or _cores() < 2:
         return check(documents)
     import multiprocessing
@@ -65,7 +66,7 @@ def check_documents(documents: list[Document], check: Check) -> Checked:
     size = min(PART, -(-len(documents) // 2))  # two parts at least: the worker always has the first
     parts = [documents[start : start + size] for start in range(0, len(documents), size)]
     results: list[Checked] = [([], [], [])] * len(parts)
-    _shared = (parts, check)
+    _shared = (parts, check, shipped)
     try:
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(1, context, initializer=_die_with_parent, initargs=(os.getpid(),)) as pool:
@@ -145,6 +146,6 @@ def _watch(parent: int) -> None:
 def _work(number: int) -> tuple[Checked, list]:
     """In the worker: part `number` of its documents checked, with what the parent takes of them."""
     assert _shared is not None
-    parts, check = _shared
+    parts, check, shipped = _shared
     checked = check(parts[number])
-    return checked, [document.export() for document in parts[number]]
+    return checked, [document.export(shipped) for document in parts[number]]

@@ -377,23 +377,28 @@ class Document:
         else:
             self.frontmatter  # noqa: B018 - no YAML to read
 
-    def export(self) -> tuple[suppress.Suppressions | None | bool, tuple | None, bool, bool]:
+    def export(self, shipped: tuple[str, ...] = ()) -> tuple:
         """What a worker learnt of this file that the parent needs: for every finding on it, the
         suppression comments; and its facts when it read the file (or released it, `release`), so
         that the parent has what container rules read (frontmatter, marks, sizes) without reading
-        and parsing it again, and the cache what it is to keep (`keep`). A file the worker never
-        read the parent reads lazily where a rule needs it."""
+        and parsing it again, and the cache what it is to keep (`keep`); and what was derived of it
+        under the keys `shipped` (`derived`: what container rules read of each member). A file the
+        worker never read the parent reads lazily where a rule needs it."""
         facts = self.facts() if self.keep or self._released or self._loaded else None
-        return self._suppressions, facts, self.keep, self._released
+        found = self._derived
+        derived = {key: found[key] for key in shipped if key in found} if found and shipped else None
+        return self._suppressions, facts, self.keep, self._released, derived
 
-    def adopt(self, state: tuple[suppress.Suppressions | None | bool, tuple | None, bool, bool]) -> None:
-        suppressions, facts, keep, released = state
+    def adopt(self, state: tuple) -> None:
+        suppressions, facts, keep, released, derived = state
         if facts is not None:
             self.recall(facts)
         self.keep = keep  # False: the worker found it not worth keeping (cache.py)
         self._released = released
         if suppressions is not False:
             self._suppressions = suppressions
+        if derived:
+            self._derived = {**(self._derived or {}), **derived}
 
     def holds(self, mark: str) -> bool:
         """Whether the text holds `mark`, one of `MARKS`: the prefilter of a container rule that

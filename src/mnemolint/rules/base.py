@@ -129,6 +129,7 @@ class Rule:
         "reads_members",
         "needs",
         "reads_other_members",
+        "member_facts",
         "preview",
     )
 
@@ -161,6 +162,7 @@ class Rule:
         self.reads_members: bool | str = True
         self.needs: tuple[Kind | ContainerType, ...] = ()
         self.reads_other_members = OTHERS_ALWAYS
+        self.member_facts: tuple[tuple[Kind, str, Callable[[Document], object]], ...] = ()
         self.preview = preview
         self.summary = self.describe({})  # a placeholder naming no option of the rule fails here, at import
 
@@ -236,6 +238,7 @@ def rule(
     reads_members: bool | str = True,
     needs: tuple[Kind | ContainerType, ...] = (),
     reads_other_members: str = OTHERS_ALWAYS,
+    member_facts: tuple[tuple[Kind, str, Callable[[Document], object]], ...] = (),
 ) -> Callable[[Callable[..., Iterable[Hit]]], Rule]:
     """Declare a rule; `summary` is one sentence, shown by `mnemolint rules` and in SARIF, with
     `{option-name}` for each threshold it names (filled in from `options`, never typed in).
@@ -243,7 +246,10 @@ def rule(
     rule that is one of its container's files (`Rule`); `reads_members=False` for a tree rule
     that reads no file in a container, `MARKED` for one that reads only those `Document.holds` marks;
     `needs=` for a tree rule that finds nothing unless the tree holds one of those kinds of document
-    or container; `reads_other_members` for a memory-dir rule (`Rule`).
+    or container; `reads_other_members` for a memory-dir rule (`Rule`); `member_facts=((kind, key,
+    make), …)` for a container rule that reads of each member of `kind` what `make` computes of
+    that file alone (`Document.derived(key, make)`): the per-file pass computes it, in whichever
+    process checks the file, so that the container stage, which runs in one, does not.
     `preview="…"` puts the rule in the preview tier, saying what was measured (one sentence, shown
     on its page, by `mnemolint rules`, in SARIF and JSON)."""
 
@@ -252,6 +258,7 @@ def rule(
         made.reads_members = reads_members
         made.needs = needs
         made.reads_other_members = reads_other_members
+        made.member_facts = member_facts
         return made
 
     return wrap

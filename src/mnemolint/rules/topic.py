@@ -466,6 +466,10 @@ def _condition(value: object) -> object:
     return _normal(str(value))
 
 
+# What MEM208 and MEM209 read of every topic, computed by the per-file pass (`member_facts`).
+_TITLE_FACTS = ((TOPIC, "titled", _title_facts),)
+
+
 class _Titles:
     """The topics of a memory dir that have a title (`name`), in path order, beside their facts:
     two lists rather than an object a topic."""
@@ -512,6 +516,7 @@ def _condition_shown(key: tuple[object, object]) -> str:
     cacheable=True,
     summary="Two topics of one memory dir have the same title under the same scope and `when`.",
     reports_on=ON_MEMBERS,
+    member_facts=_TITLE_FACTS,
 )
 def topic_duplicate_title(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     titles = _titled(memdir)
@@ -589,6 +594,7 @@ def close_pairs(grams: list[frozenset[str]], ratio: float) -> Iterator[tuple[int
     summary="Two topics' titles overlap by {similar-title-ratio} or more, under one scope and `when`.",
     options=(SIMILAR_TITLE_RATIO,),
     reports_on=ON_MEMBERS,
+    member_facts=_TITLE_FACTS,
 )
 def topic_similar_title(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     ratio = options["similar-title-ratio"]
