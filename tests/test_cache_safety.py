@@ -272,3 +272,34 @@ def test_the_cache_holds_no_secret_a_container_finding_quotes(tmp_path: Path) ->
         assert run_cli("check", "--output-format", "json", ".", cwd=repo).stdout == plain
     held = b"".join(path.read_bytes() for path in (repo / cache_dir.DIR_NAME).rglob("*.cache"))
     assert held and token.encode() not in held and token[4:20].encode() not in held
+
+
+def test_the_entries_a_forked_worker_makes_are_screened_as_the_parents_are(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past `parallel.MIN_DOCUMENTS` each process makes the cache entries of the files it checks:
+    the worker's are screened as the parent's are (a topic holding a token gets none), a racy file
+    keeps its digest, and a warm run says what a run without the cache says."""
+    from conftest import preview_settings
+    from test_document_release import findings
+
+    from mnemolint import parallel
+    from mnemolint.engine import lint
+
+    token = "ghp_" + "Q9w8E7r6T5" * 3 + "y4U3i2"
+    repo = project(tmp_path / "r")
+    topic = "---\nname: {name}\ndescription: {value}\ntype: reference\n---\nBody.\n"
+    files = {f"mem/t{n:02d}.md": topic.format(name=f"t{n}", value=f"the staging cluster {n}") for n in range(24)}
+    files["mem/t05.md"] = topic.format(name="keys", value=f"deploy with {token}")  # the worker's first part
+    files["mem/t22.md"] = topic.format(name="more", value=f"rotate {token}")  # the parent's last part
+    write_tree(repo, files)
+    monkeypatch.setattr(parallel, "MIN_DOCUMENTS", 1)
+    monkeypatch.setattr(parallel, "_cores", lambda: 2)
+    monkeypatch.setattr(parallel, "PART", 4)
+    settings = preview_settings(repo)
+    plain = findings(lint([str(repo)], settings).diagnostics)
+    for _ in range(2):  # cold, then warm
+        assert findings(lint([str(repo)], settings, cache=True).diagnostics) == plain
+    held = b"".join(path.read_bytes() for path in (repo / cache_dir.DIR_NAME).rglob("*.cache"))
+    assert b"the staging cluster 3" in held and b"the staging cluster 20" in held  # both processes' entries
+    assert token.encode() not in held and token[4:20].encode() not in held

@@ -147,7 +147,7 @@ def test_a_worker_that_cannot_send_its_states_costs_nothing_but_time(
     monkeypatch.setattr(parallel, "RELEASE_MIN", 1)
     monkeypatch.setattr(parallel, "MIN_DOCUMENTS", 1)
     monkeypatch.setattr(parallel, "_cores", lambda: 2)
-    monkeypatch.setattr(Document, "export", lambda self: lambda: None)  # a lambda does not pickle
+    monkeypatch.setattr(Document, "export", lambda self, shipped=(): lambda: None)  # a lambda does not pickle
     assert findings(lint([str(tmp_path)], settings, release=True).diagnostics) == expected
 
 

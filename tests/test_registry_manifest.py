@@ -152,6 +152,10 @@ def test_a_container_types_kinds_are_its_modules() -> None:
 
 
 if __name__ == "__main__":  # write the manifests again
-    AGENT_MANIFEST.write_text(generate_agents(), encoding="utf-8")
+    written = generate_agents()
+    if AGENT_MANIFEST.read_text(encoding="utf-8") != written:
+        AGENT_MANIFEST.write_text(written, encoding="utf-8")
+        # The kinds took their instruction file names from the old agents' manifest: start afresh.
+        os.execv(sys.executable, [sys.executable, *sys.argv])
     KIND_MANIFEST.write_text(generate_kinds(), encoding="utf-8")
     sys.exit(0)

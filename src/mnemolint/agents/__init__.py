@@ -3,7 +3,7 @@ their registry: `AGENTS` in this order (the order `explain-rules` shows them in,
 decides which agent a shared instruction file is written for: the first naming it in its own
 `names`), `by_name`, `used_by` (the agents a project uses) and `reader_of` (the agent an
 instruction file is written for). Adding an agent: its module, its line in `_MODULES`, then
-`python tests/test_agent_manifest.py`.
+`python tests/test_registry_manifest.py`.
 
 A run imports only the agents it meets. What every run asks of all of them (the names `agents`
 takes, the homes of their memory and rules dirs, the file names they read as instructions) is

@@ -1,7 +1,7 @@
 """The kind registry: every container type and every kind of file mnemolint lints, in one place.
 
-Discovery asks `located`, `MARKERS` and `type_named` which directories are containers and
-`kind_of` what each file is; a file no kind claims is not linted. Adding a kind is one module in
+Discovery asks `located`, `MARKERS`, `CONFIGURED` and `type_named` which directories are
+containers and `kind_of` what each file is; a file no kind claims is not linted. Adding a kind is one module in
 `kinds/` (its `Kind`, and its `ContainerType` when it has a new one), its line in `_KINDS` (and
 `_CONTAINERS`), then `python tests/test_registry_manifest.py`; see docs/architecture.md.
 
