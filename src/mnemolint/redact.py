@@ -202,7 +202,7 @@ def _runs(text: str) -> tuple[bool, bool]:
     """
     data = text.encode("utf-8", "surrogatepass")
     marked = data.translate(_TOKEN_MARKS)
-    run = _TOKEN_RUN if _SHORT_TOKENS[0] in text or _SHORT_TOKENS[1] in text else _OTHER_RUN
+    run = _token_run(data)
     start = marked.find(run)
     if start < 0:
         return False, False
@@ -216,7 +216,18 @@ def _runs(text: str) -> tuple[bool, bool]:
         else:
             token = _TOKEN.search(data[start:end].decode("ascii")) is not None
         start = marked.find(run, end)
-    return token, _KEY_RUN in marked and _KEY_RUN in data.translate(_RUN_MARKS)
+    return token, _holds_key_run(data, marked)
+
+
+def _token_run(data: bytes) -> bytes:
+    """The shortest run of marked token characters a token of the UTF-8 `data` may lie in: 15
+    where a Slack prefix stands, else 20."""
+    return _TOKEN_RUN if _SHORT_TOKEN_BYTES[0] in data or _SHORT_TOKEN_BYTES[1] in data else _OTHER_RUN
+
+
+def _holds_key_run(data: bytes, marked: bytes) -> bool:
+    """Whether the UTF-8 `data` (`marked` with `_TOKEN_MARKS`) holds a run of 40 `_RUN_CHARS`."""
+    return _KEY_RUN in marked and _KEY_RUN in data.translate(_RUN_MARKS)
 
 
 # The characters outside ASCII whose lower case holds an ASCII letter (`"\u212a".lower()` is "k"),
@@ -243,7 +254,7 @@ def may_hold_secret(data: bytes) -> bool:
     if b"://" in data and b"@" in data:
         return True
     marked = data.translate(_TOKEN_MARKS)
-    run = _TOKEN_RUN if _SHORT_TOKEN_BYTES[0] in data or _SHORT_TOKEN_BYTES[1] in data else _OTHER_RUN
+    run = _token_run(data)
     start = marked.find(run)
     while start >= 0:
         end = marked.find(b" ", start + len(run))
@@ -251,7 +262,7 @@ def may_hold_secret(data: bytes) -> bool:
         if _TOKEN_PREFIX.search(data[start:end].decode("ascii")) is not None:
             return True
         start = marked.find(run, end)
-    return _KEY_RUN in marked and _KEY_RUN in data.translate(_RUN_MARKS)
+    return _holds_key_run(data, marked)
 
 
 def redact(text: str) -> str:
