@@ -58,12 +58,7 @@ a kind in no container may have, with those kinds (module, name) in registry ord
 
 def _modules_of_kinds() -> dict[str, str]:
     """Each kind's module, by kind name, as `registry._KINDS` declares them."""
-    found = {}
-    for module, attribute in registry._KINDS:
-        value = getattr(registry._module(module), attribute)
-        for kind in value if isinstance(value, tuple) else (value,):
-            found[kind.name] = module
-    return found
+    return {kind.name: module for module, attribute in registry._KINDS for kind in registry.kinds_at(module, attribute)}
 
 
 def generate_kinds() -> str:

@@ -47,6 +47,7 @@ _ONE = {
     "GEMINI_CLI": ("gemini_cli", "AGENT"),
     "OPENCODE": ("opencode", "AGENT"),
 }
+_BY_NAME: dict[str, Agent] = {}  # filled with `AGENTS` (`_every`)
 
 
 def _module(name: str) -> object:
@@ -73,7 +74,8 @@ def _every() -> tuple[Agent, ...]:
     every = globals().get("AGENTS")
     if every is None:
         every = tuple(_module(module).AGENT for module in _MODULES)  # type: ignore[attr-defined]
-        globals().update(AGENTS=every, _BY_NAME={agent.name: agent for agent in every})
+        globals()["AGENTS"] = every
+        _BY_NAME.update((agent.name, agent) for agent in every)
     return every
 
 
@@ -85,7 +87,7 @@ def names() -> tuple[str, ...]:
 def by_name(name: str) -> Agent:
     """The agent called `name` (KeyError for none)."""
     _every()
-    return globals()["_BY_NAME"][name]
+    return _BY_NAME[name]
 
 
 def used_by(project: str, configured: list[str] | tuple[str, ...] = ()) -> tuple[Agent, ...]:

@@ -1,9 +1,10 @@
 """The kind registry: every container type and every kind of file mnemolint lints, in one place.
 
 Discovery asks `located`, `MARKERS`, `CONFIGURED` and `type_named` which directories are
-containers and `kind_of` what each file is; a file no kind claims is not linted. Adding a kind is one module in
-`kinds/` (its `Kind`, and its `ContainerType` when it has a new one), its line in `_KINDS` (and
-`_CONTAINERS`), then `python tests/test_registry_manifest.py`; see docs/architecture.md.
+containers and `kind_of` what each file is; a file no kind claims is not linted. Adding a kind
+is one module in `kinds/` (its `Kind`, and its `ContainerType` when it has a new one), its line
+in `_KINDS` (and `_CONTAINERS`), then `python tests/test_registry_manifest.py`; see
+docs/architecture.md.
 
 A run imports only the kinds it meets. What the walk asks of every kind before it knows which it
 meets (a container type's marker, setting and directory names, the file names of the kinds that
@@ -77,14 +78,15 @@ def _module(name: str) -> object:
     return __import__(f"mnemolint.kinds.{name}", fromlist=["__name__"])
 
 
+def kinds_at(module: str, attribute: str) -> tuple[Kind, ...]:
+    """The kinds a line of `_KINDS` names: the attribute's kind, or each kind of its tuple."""
+    value = getattr(_module(module), attribute)
+    return value if isinstance(value, tuple) else (value,)
+
+
 def _declared(module: str) -> list[Kind]:
     """The kinds of `module`, in registry order."""
-    found: list[Kind] = []
-    for each, attribute in _KINDS:
-        if each == module:
-            value = getattr(_module(module), attribute)
-            found.extend(value if isinstance(value, tuple) else (value,))
-    return found
+    return [kind for each, attribute in _KINDS if each == module for kind in kinds_at(each, attribute)]
 
 
 def type_named(name: str) -> ContainerType:
@@ -141,10 +143,7 @@ def _every() -> tuple[Kind, ...]:
     """The whole registry (`KINDS` and the rest), every kind module imported, once."""
     if "KINDS" in globals():
         return globals()["KINDS"]
-    kinds: list[Kind] = []
-    for module, attribute in _KINDS:
-        value = getattr(_module(module), attribute)
-        kinds.extend(value if isinstance(value, tuple) else (value,))
+    kinds = [kind for module, attribute in _KINDS for kind in kinds_at(module, attribute)]
     globals().update(
         CONTAINERS=tuple(type_named(name) for name, *_ in manifest.CONTAINERS),
         KINDS=tuple(kinds),
