@@ -199,8 +199,8 @@ def lint(
                 except Exception as error:  # noqa: BLE001 - a rule's bug must not end the run
                     errors.append(_internal_error(rule, path, error))
             document.suppressions  # noqa: B018 - parsed while the lines are at hand, sent back by a worker
-            if member_facts and document.kind in member_facts:
-                _derive(document, member_facts[document.kind])
+            if member_facts and document.kind in member_facts and document.container not in held:
+                _derive(document, member_facts[document.kind])  # a held container: its findings are cached
             if memo is not None and path not in recalled:  # a recalled file keeps the entry it has
                 entry = memo.entry(document, findings[first:])
                 if entry is not None:
