@@ -210,3 +210,50 @@ def test_a_released_frontmatter_is_parsed_from_its_lines_only_when_asked(
         assert front.key_line("relates_to") == whole.key_line("relates_to") == 5
         assert document.read_error is None  # not read again: the file is gone
     assert parsed == [6, 6]  # its six lines up to the closing fence, not the whole text
+
+
+def test_a_parsed_frontmatter_and_what_was_derived_go_with_the_text_but_the_member_facts_stay(
+    tmp_path: Path,
+) -> None:
+    """Released by the engine (`kept`: the keys container rules read), a document keeps of what the
+    per-file rules made only those keys, and of its parsed frontmatter only the block's lines
+    (a parsed block and its values cost about four times its lines): asked again, the block is
+    what it was, parsed from those lines without reading the file."""
+    tree = write_tree(tmp_path, {"memory/deploy.md": TOPIC_TEXT})
+    path = tree / "memory" / "deploy.md"
+    memdir = MemoryDir(str(tmp_path / "memory"))
+    document = Document(str(path), TOPIC, OPTIONS, memdir)
+    whole = document.frontmatter
+    assert whole.data is not None
+    assert document.derived("titled", lambda each: "the title's facts") == "the title's facts"
+    assert document.derived("memory frontmatter", lambda each: each.frontmatter) is whole
+    document.release(("titled", "not made"))
+    assert document._frontmatter is None
+    assert document._head == "\n".join(TOPIC_TEXT.split("\n")[:6])
+    assert document._derived == {"titled": "the title's facts"}
+    path.unlink()
+    again = document.frontmatter
+    assert again is not whole
+    assert (again.status, again.data, again.close_line, again.yaml_lines) == (
+        whole.status,
+        whole.data,
+        whole.close_line,
+        whole.yaml_lines,
+    )
+    assert document.read_error is None  # not read again: the file is gone
+
+
+def test_a_document_read_again_and_released_again_keeps_what_was_derived(tmp_path: Path) -> None:
+    """Released again after a container rule read its text (`_Rereads`, no `kept`): what that rule
+    derived stays, so the rule never makes it a second time."""
+    tree = write_tree(tmp_path, {"memory/deploy.md": TOPIC_TEXT})
+    document = Document(str(tree / "memory" / "deploy.md"), TOPIC, OPTIONS, MemoryDir(str(tmp_path / "memory")))
+    assert document.text is not None
+    document.release(())
+    assert document._derived is None
+    assert document.text == TOPIC_TEXT  # read again
+    document.derived("secondary index", lambda each: None)
+    front = document.frontmatter
+    document.release()
+    assert document._derived == {"secondary index": None}
+    assert document.frontmatter is front

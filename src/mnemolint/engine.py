@@ -172,7 +172,7 @@ def lint(
     dispatch = _Dispatch(loaded(_runnable(chosen, tree)), frozenset(listed.code for listed in chosen))
     options = settings.options
     for_kind = dispatch.for_kind
-    member_facts = dispatch.member_facts
+    member_facts, shipped = dispatch.member_facts, dispatch.shipped
     held: dict[Container, list[tuple]] = {}
     recalled: dict[str, list[Diagnostic]] = {}
     if memo is not None:
@@ -206,7 +206,7 @@ def lint(
                 if entry is not None:
                     entries.append((path, entry))
             if release:
-                document.release()
+                document.release(shipped)
         return findings, errors, entries
 
     focused = [document for document in tree.documents if tree.in_focus(document.path)]

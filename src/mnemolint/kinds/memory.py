@@ -357,7 +357,7 @@ def _escapes(rel: str) -> bool:
     return rel == ".." or rel.startswith("../")
 
 
-_UNINDEXABLE = "[]()\n"
+_UNINDEXABLE = "\n()[]"  # in code point order, as they are named
 SKIPPED = "Index generation skips this topic: {problem}. Rename the file."
 
 
@@ -368,7 +368,7 @@ def unindexable(rel: str) -> str | None:
     """
     if undecodable(rel):
         return "its name is not valid UTF-8, so no UTF-8 index can link to it"
-    bad = sorted({char for char in rel if char in _UNINDEXABLE})
+    bad = [char for char in _UNINDEXABLE if char in rel]  # asked of every topic: five searches, not a loop
     if bad:
         shown = ", ".join("newline" if char == "\n" else f"`{char}`" for char in bad)
         return f"its name contains {shown}, which would break the `[Title](file.md)` link"
