@@ -412,6 +412,32 @@ def test_the_index_facts_keep_no_text_and_nothing_of_an_index_with_a_secret(tmp_
     assert token.encode() not in Path(facts.path).read_bytes()
 
 
+def test_an_index_text_is_scanned_for_secrets_once_and_its_facts_then_recalled_without(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A secret scan of a large index is milliseconds on every write: `keep` scans a text before it
+    keeps its facts, so a later write recalls them by the text's digest alone, reminding as before."""
+    from mnemolint import cache
+
+    memdir = rich(tmp_path)
+    first = hook.reminder(str(memdir / "a.md"), None, False)
+    scanned: list[str] = []
+    real = cache.find_secrets
+    monkeypatch.setattr(cache, "find_secrets", lambda text: scanned.append(text) or real(text))
+    recalled: list[object] = []
+    recall = cache.IndexFacts.recall
+    monkeypatch.setattr(
+        cache.IndexFacts, "recall", lambda self, index: recalled.append(recall(self, index)) or recalled[-1]
+    )
+    assert hook.reminder(str(memdir / "a.md"), None, False) == first
+    assert recalled and recalled[0] is not None
+    assert not scanned
+    index = memdir / "MEMORY.md"
+    index.write_text(index.read_text(encoding="utf-8") + "- [New](a.md) — new notes\n", encoding="utf-8")
+    hook.reminder(str(memdir / "a.md"), None, False)
+    assert scanned == [index.read_text(encoding="utf-8")]  # a new text: scanned before its facts are kept
+
+
 def test_the_index_facts_keep_no_link_target_of_another_file(tmp_path: Path) -> None:
     """What the hook keeps of a run is the index's own targets: a target met in a secondary index
     (or a topic's body) is not checked for secrets with the index's text, and is not kept."""

@@ -724,7 +724,7 @@ class IndexFacts:
 
     def _read_of(self, index: Document) -> bytes | None:
         """`_as_read(index)`, worked out once for the index both `recall` and `keep` are asked
-        about (a secret scan and a digest of a large text), again for another document."""
+        about (a digest of a large text), again for another document."""
         if self._read is None or self._read[0] is not index:
             self._read = (index, _as_read(index))
         return self._read[1]
@@ -737,7 +737,9 @@ class IndexFacts:
 
     def recall(self, index: Document) -> tuple[list[IndexLine], dict[str, tuple[str, ...]]] | None:
         """The classified lines of `index` and the names each link target may stand for, when this
-        text was seen before with these options; None otherwise (or for an entry of the wrong shape)."""
+        text was seen before with these options; None otherwise (or for an entry of the wrong shape).
+        Its text is not scanned for secrets again: `keep` kept nothing of a text that holds one, and
+        nothing is written here."""
         read = self._read_of(index)
         entry = self.stored.get(index.path)
         if read is None or entry is None or type(entry) is not tuple or len(entry) != 3 or entry[0] != read:
@@ -748,12 +750,18 @@ class IndexFacts:
             return None
 
     def keep(self, index: Document, lines: list[IndexLine], candidates: dict[str, tuple[str, ...]]) -> None:
-        """Keep the facts of `index`'s text (the last `INDEXES_KEPT` indexes), atomically; a
+        """Keep the facts of `index`'s text (the last `INDEXES_KEPT` indexes), atomically, unless
+        it looks as if it holds a secret: its link titles and targets are then never written (a
+        secret is never copied out of the file it is in), and what was kept of the path goes. A
         failure leaves the file as it was."""
         read = self._read_of(index)
         entry = self.stored.get(index.path)
-        if read is None and entry is None or read is not None and type(entry) is tuple and entry[:1] == (read,):
-            return  # known already, or nothing to keep nor to forget
+        if read is not None and type(entry) is tuple and entry[:1] == (read,):
+            return  # known already
+        if read is not None and find_secrets(index.text or ""):
+            read = None
+        if read is None and entry is None:
+            return  # nothing to keep nor to forget
         stored = {path: entry for path, entry in self.stored.items() if path != index.path and os.path.lexists(path)}
         kept = dict(list(stored.items())[-(INDEXES_KEPT - 1) :])
         if read is not None:
@@ -767,10 +775,9 @@ class IndexFacts:
 
 def _as_read(index: Document) -> bytes | None:
     """What an index's facts are a function of: the digest of the options that say how it is read
-    and of its text. None for an index holding what looks like a secret, whose facts (link titles
-    and targets) are then never written (a secret is never copied out of the file it is in)."""
+    and of its text; None for an index with no text."""
     text = index.text
-    if text is None or find_secrets(text):
+    if text is None:
         return None
     return _digest(f"{sorted(index.options.items())!r}\0{text}".encode("utf-8", "surrogatepass"))
 
