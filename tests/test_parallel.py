@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import os
 import time
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
 from conftest import preview_settings, write_tree
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from mnemolint import parallel
 from mnemolint.config import load_settings
@@ -128,3 +132,24 @@ def test_the_parent_reads_no_topic_the_worker_read(tmp_path: Path, monkeypatch: 
     ]
     assert "MEM104" in {d.code for d in shared.diagnostics}  # the archive's links were read
     assert set(read_after) <= {"MEMORY.md", "t005.md"}, read_after  # the indexes, which their rules read whole
+
+
+@given(count=st.integers(min_value=1, max_value=120_000), part=st.integers(min_value=1, max_value=600))
+@hypothesis_settings(max_examples=300, deadline=None)
+def test_the_parts_cover_the_documents_in_order_and_shrink_toward_the_middle(count: int, part: int) -> None:
+    """Every document in one part, in order, none larger than `PART`, two parts at least; the
+    parts grow from the middle outward (the two processes meet near it, and the one that ends first
+    waits for what the other holds), those nearest it no larger than `LAST_PART`."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(parallel, "PART", part)
+        parts = parallel._parts(list(range(count)))
+    assert [each for chunk in parts for each in chunk] == list(range(count))
+    assert all(0 < len(chunk) <= part for chunk in parts)
+    assert len(parts) >= min(count, 2)
+    least = min(parallel.LAST_PART, part)
+    sizes = [len(chunk) for chunk in parts]
+    middle = next(number for number, chunk in enumerate(parts) if chunk[-1] >= -(-count // 2) - 1)
+    before, after = sizes[: middle + 1], sizes[middle + 1 :]
+    assert all(a >= b or b <= 2 * least for a, b in pairwise(before)), sizes  # shrink to the middle
+    assert all(a <= b or a <= 2 * least for a, b in pairwise(after)), sizes  # and grow after it
+    assert max(sizes[max(middle - 1, 0) : middle + 3]) <= 2 * least, sizes

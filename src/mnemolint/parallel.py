@@ -37,10 +37,15 @@ MIN_DOCUMENTS = 3000
 RELEASE_MIN = 20_000
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
-# The documents are shared in parts of this many (a few milliseconds of work each, so the two
-# processes end within about that of each other); what is in flight at once (the pickled bytes,
-# the states not yet adopted) stays small, however many files there are.
+# The documents are shared in parts of at most this many (a few milliseconds of work each); what is
+# in flight at once (the pickled bytes, the states not yet adopted) stays small, however many files
+# there are. Toward the middle of the list, where the two processes meet, parts shrink down to
+# `LAST_PART`: the pool queues one part ahead of the one its worker runs, and a queued part cannot be
+# taken back, so the process that ends first waits for up to two of the other's parts. Measured on
+# the 2-core machine, 10,000 topics with every rule: parts of 500 throughout left the parent waiting
+# 93–165 ms at the end, parts that shrink 37–45 ms.
 PART = 500
+LAST_PART = 50
 # Findings, the internal errors met on the way, and the cache entries made of the documents, by path.
 Checked = tuple[list[Diagnostic], list[str], list[tuple[str, tuple]]]
 Check = Callable[[list[Document]], Checked]
@@ -63,8 +68,7 @@ def check_documents(documents: list[Document], check: Check, shipped: tuple[str,
     from concurrent.futures import ProcessPoolExecutor
 
     global _shared
-    size = min(PART, -(-len(documents) // 2))  # two parts at least: the worker always has the first
-    parts = [documents[start : start + size] for start in range(0, len(documents), size)]
+    parts = _parts(documents)
     results: list[Checked] = [([], [], [])] * len(parts)
     _shared = (parts, check, shipped)
     try:
@@ -92,6 +96,33 @@ def check_documents(documents: list[Document], check: Check, shipped: tuple[str,
         errors += part_errors
         entries += part_entries
     return found, errors, entries
+
+
+def _parts(documents: list[Document]) -> list[list[Document]]:
+    """`documents` in parts, two at least (the worker always has the first): from each end toward
+    the middle, `PART` each while far from it, then an eighth of what lies between a part and the
+    middle, down to `LAST_PART`."""
+    half = -(-len(documents) // 2)
+    sizes = _sizes(half)
+    sizes += reversed(_sizes(len(documents) - half))
+    parts, start = [], 0
+    for size in sizes:
+        parts.append(documents[start : start + size])
+        start += size
+    return parts
+
+
+def _sizes(count: int) -> list[int]:
+    """Part sizes for `count` documents that lie before the middle, first to last."""
+    sizes: list[int] = []
+    least = max(min(LAST_PART, PART), 1)
+    while count > 0:
+        size = min(max(min(PART, count // 8), least), count)
+        if count - size < least and count <= PART:
+            size = count  # no scrap smaller than the least after it
+        sizes.append(size)
+        count -= size
+    return sizes
 
 
 def _adopt(part: list[Document], future: Future, check: Check) -> Checked:
