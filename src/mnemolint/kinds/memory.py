@@ -168,10 +168,12 @@ class MemoryDir(Container):
         answers from the cache (`Document.holds`): a topic without one is no index, known without
         reading or parsing it.
         """
+        if not document.holds("]("):  # most topics: answered without a lookup, and nothing kept
+            return None
         return document.derived("secondary index", self._secondary)  # goes with the document: its file alone
 
     def _secondary(self, document: Document) -> list[IndexLine] | None:
-        if not document.holds("](") or not document.readable or document.frontmatter.present:
+        if not document.readable or document.frontmatter.present:
             return None
         classified = classify(document.lines, 0)
         base = posixpath.dirname(document.rel)
