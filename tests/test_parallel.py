@@ -114,8 +114,8 @@ def test_the_parent_reads_no_topic_the_worker_read(tmp_path: Path, monkeypatch: 
     real = Document._load
     phase: list[str] = []
 
-    def per_file(documents: list[Document], check: parallel.Check, shipped: tuple[str, ...] = ()) -> parallel.Checked:
-        done = checked(documents, check, shipped)
+    def per_file(documents: list[Document], check: parallel.Check, *args: object) -> parallel.Checked:
+        done = checked(documents, check, *args)  # type: ignore[arg-type]
         phase.append("after")
         return done
 
@@ -153,3 +153,32 @@ def test_the_parts_cover_the_documents_in_order_and_shrink_toward_the_middle(cou
     assert all(a >= b or b <= 2 * least for a, b in pairwise(before)), sizes  # shrink to the middle
     assert all(a <= b or a <= 2 * least for a, b in pairwise(after)), sizes  # and grow after it
     assert max(sizes[max(middle - 1, 0) : middle + 3]) <= 2 * least, sizes
+
+
+def test_fewer_documents_are_shared_the_more_per_file_rules_check_each(tmp_path: Path) -> None:
+    """Each document counts as `DOCUMENT_COST` rules of work and its per-file rules: a run of 1,000
+    topics is shared when every rule (20 on a topic) checks them, not when none does."""
+    docs = documents(tmp_path, 1000)
+    assert not parallel._worth_a_worker(docs, None)
+    assert not parallel._worth_a_worker(docs, lambda document: 0)
+    assert parallel._worth_a_worker(docs, lambda document: 20)
+    assert parallel._worth_a_worker(docs * 3, lambda document: 0)  # MIN_DOCUMENTS, rules or not
+    assert not parallel._worth_a_worker(docs[:700], lambda document: 20)
+
+
+def test_a_run_with_every_rule_shares_fewer_files_than_one_with_the_default_rules(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The engine tells `check_documents` how many per-file rules check each document."""
+    files = {f"memory/t{n:03d}.md": TOPIC_TEXT for n in range(40)}
+    write_tree(tmp_path, {**files, "memory/MEMORY.md": "# Memory\n\n- [T0](t000.md) — A topic\n"})
+    monkeypatch.setattr(parallel, "MIN_DOCUMENTS", 100)  # 40 topics: shared only when their rules weigh
+    monkeypatch.setattr(parallel, "_cores", lambda: 2)
+    shared: list[bool] = []
+    worth = parallel._worth_a_worker
+    monkeypatch.setattr(
+        parallel, "_worth_a_worker", lambda docs, rules: shared.append(worth(docs, rules)) or shared[-1]
+    )
+    lint([str(tmp_path)], load_settings(None, str(tmp_path)))
+    lint([str(tmp_path)], preview_settings(tmp_path))
+    assert shared == [False, True]

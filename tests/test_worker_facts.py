@@ -39,8 +39,8 @@ def test_the_parent_reads_again_only_what_a_rule_asks_the_text_of(
     parent, during, after = os.getpid(), [], []  # the parent's reads, in and after the per-file rules
     original, checked = Document._read, parallel.check_documents
 
-    def per_file(documents: list[Document], check: parallel.Check, shipped: tuple[str, ...] = ()) -> parallel.Checked:
-        done = checked(documents, check, shipped)
+    def per_file(documents: list[Document], check: parallel.Check, *args: object) -> parallel.Checked:
+        done = checked(documents, check, *args)  # type: ignore[arg-type]
         during.append(None)  # the mark: what is read from here on is read again
         return done
 
@@ -76,9 +76,11 @@ def test_the_title_facts_of_every_topic_are_made_by_the_per_file_pass(
     parent, phase, made_after = os.getpid(), [], []
     checked, normal = parallel.check_documents, topic._normal
 
-    def per_file(documents: list[Document], check: parallel.Check, shipped: tuple[str, ...] = ()) -> parallel.Checked:
+    def per_file(
+        documents: list[Document], check: parallel.Check, shipped: tuple[str, ...] = (), *rest: object
+    ) -> parallel.Checked:
         assert "titled" in shipped
-        done = checked(documents, check, shipped)
+        done = checked(documents, check, shipped, *rest)  # type: ignore[arg-type]
         phase.append("after")
         return done
 

@@ -212,7 +212,11 @@ def lint(
     focused = [document for document in tree.documents if tree.in_focus(document.path)]
     checked = _to_check(focused, recalled, dispatch, memo is not None)
     release = release and len(checked) >= parallel.RELEASE_MIN  # below, the texts are worth their memory
-    found, errors, entries = parallel.check_documents(checked, check, dispatch.shipped)
+
+    def rules(document: Document) -> int:
+        return len(dispatch.uncached_for_kind(document.kind) if document.path in recalled else for_kind(document.kind))
+
+    found, errors, entries = parallel.check_documents(checked, check, dispatch.shipped, rules)
     for error in errors:
         _tell(error)
     if memo is not None:

@@ -8,8 +8,9 @@ slow start, files larger at one end). The child sends back, part by part, its fi
 their suppression comments, the cache entries it made of them, and, for the documents it read
 (`Document.export`), what container rules read of them (frontmatter, marks, sizes), which spares
 the parent from reading them again.
-Container and tree rules then run in the parent as usual. Below `MIN_DOCUMENTS`, or without
-`fork` (Windows, macOS), or on one core, everything stays in-process.
+Container and tree rules then run in the parent as usual. Below `MIN_DOCUMENTS` (each document
+counted with the per-file rules it is checked by), or without `fork` (Windows, macOS), or on one
+core, everything stays in-process.
 """
 
 from __future__ import annotations
@@ -25,11 +26,16 @@ TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on ev
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
-# Below this, starting a worker costs more than it saves. Measured with tests/benchmark.py's trees,
-# one core against two, interleaved medians on the 2-core machine while other jobs ran: two
-# cores lose at 750 files and at 2,000 (350 ms against 300 ms), win at 3,000 (354 against 437)
-# and at 10,000 (0.89 s against 1.25 s).
+# Below this, starting a worker costs more than it saves: this many documents with no per-file
+# rule, fewer with some, each counted as `DOCUMENT_COST` rules (reading it, its marks, its
+# suppression comments, its cache entry) and its per-file rules. Measured with tests/benchmark.py's
+# trees, one core against two, interleaved medians on the 2-core machine: with the default rules
+# (none per file on a topic) two cores lose at 750 files and at 2,000 (350 ms against 300 ms), win
+# at 3,000 (354 against 437) and at 10,000 (0.89 s against 1.25 s); with every rule (20 on a topic)
+# they break even at 700 (152 against 152 ms) and win at 1,000 (188 against 193) and at 2,000
+# (283 against 341).
 MIN_DOCUMENTS = 3000
+DOCUMENT_COST = 8
 # From this many documents on, `check` releases each text once its per-file rules have run
 # (`Document.release`). Measured with tests/benchmark.py's trees, interleaved, on the 2-core machine:
 # at 10,000 files releasing cost the parent 0.08 s of CPU (the marks found ahead of need) for 46 MiB
@@ -59,10 +65,16 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-def check_documents(documents: list[Document], check: Check, shipped: tuple[str, ...] = ()) -> Checked:
-    """`check(documents)`, split over two processes when that pays; a worker sends back, beside the
-    facts of each document it read, what `check` derived of it under the keys `shipped`."""
-    if len(documents) < MIN_DOCUMENTS or not sys.platform.startswith("linux") or _cores() < 2:
+def check_documents(
+    documents: list[Document],
+    check: Check,
+    shipped: tuple[str, ...] = (),
+    rules: Callable[[Document], int] | None = None,
+) -> Checked:
+    """`check(documents)`, split over two processes when that pays (`rules`: how many per-file
+    rules check a document); a worker sends back, beside the facts of each document it read, what
+    `check` derived of it under the keys `shipped`."""
+    if not _worth_a_worker(documents, rules) or not sys.platform.startswith("linux") or _cores() < 2:
         return check(documents)
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -96,6 +108,13 @@ def check_documents(documents: list[Document], check: Check, shipped: tuple[str,
         errors += part_errors
         entries += part_entries
     return found, errors, entries
+
+
+def _worth_a_worker(documents: list[Document], rules: Callable[[Document], int] | None) -> bool:
+    """Whether the documents and their per-file rules are work enough to share (`MIN_DOCUMENTS`)."""
+    if len(documents) >= MIN_DOCUMENTS or rules is None:
+        return len(documents) >= MIN_DOCUMENTS
+    return len(documents) * DOCUMENT_COST + sum(map(rules, documents)) >= MIN_DOCUMENTS * DOCUMENT_COST
 
 
 def _parts(documents: list[Document]) -> list[list[Document]]:

@@ -487,17 +487,17 @@ def index_orphan_topic(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     lists: dict[str, list[str]] = {}
     for rel, index in listed.items():
         lists.setdefault(index, []).append(rel)
-    append = _appender(memdir, options)
-    for topic in memdir.topics:
+    append, index_path = _appender(memdir, options), memdir.index_path
+    for topic in memdir.topics:  # a finding for each of 100,000 orphans at most: nothing asked twice
+        rel = topic.rel
         # One linked only past the load cap is MEM101's, with the cut; one listed in a secondary
         # index no line links is that index's: linking it is the fix, not a line per entry.
-        if topic.rel in linked or topic.rel in listed:
+        if rel in linked or rel in listed:
             continue
         fix = None
-        if not unindexable(topic.rel):
-            message = "Add the topic's generated line to MEMORY.md"
-            fix = Fix(SAFE, message, path=memdir.index_path, build=append, of=topic)
-        behind = sorted(lists.get(topic.rel, ()))
+        if not unindexable(rel):
+            fix = Fix(SAFE, "Add the topic's generated line to MEMORY.md", path=index_path, build=append, of=topic)
+        behind = sorted(lists[rel]) if rel in lists else None
         more = (
             f" It is a secondary index, and the {len(behind):,} {'topic' if len(behind) == 1 else 'topics'} it "
             f"lists are never discovered either: {_first_few(behind)}."
@@ -505,11 +505,11 @@ def index_orphan_topic(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
             else ""
         )
         yield Hit(
-            f"No line of MEMORY.md links to `{topic.rel}`: the index is the agent's only way to discover "
+            f"No line of MEMORY.md links to `{rel}`: the index is the agent's only way to discover "
             f"a topic, so this one is never read.{more}",
             path=topic.path,
             fix=fix,
-            related=tuple(behind),
+            related=tuple(behind) if behind else (),
         )
 
 
