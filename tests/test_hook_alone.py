@@ -21,6 +21,7 @@ from conftest import run_cli, write_tree
 from mnemolint import engine
 from mnemolint.commands import hook
 from mnemolint.config import load_settings
+from mnemolint.kinds import memory as kinds_memory
 from mnemolint.kinds.memory import MemoryDir
 from mnemolint.report import shown
 
@@ -436,6 +437,35 @@ def test_an_index_text_is_scanned_for_secrets_once_and_its_facts_then_recalled_w
     index.write_text(index.read_text(encoding="utf-8") + "- [New](a.md) — new notes\n", encoding="utf-8")
     hook.reminder(str(memdir / "a.md"), None, False)
     assert scanned == [index.read_text(encoding="utf-8")]  # a new text: scanned before its facts are kept
+
+
+def test_the_index_facts_give_back_what_classifying_the_text_gives(tmp_path: Path) -> None:
+    """Each line's kind, links and whether it is an entry (asked of every line by the index rules,
+    so kept found, not found again), as `classify` makes them of the same text."""
+    from mnemolint import cache
+    from mnemolint.parse.document import Document
+    from mnemolint.parse.index_lines import classify
+
+    memdir = rich(tmp_path)
+    index = memdir / "MEMORY.md"
+    hook.reminder(str(memdir / "a.md"), None, False)
+    settings = load_settings(None, str(index))
+    document = Document(str(index), kinds_memory.INDEX, settings.options, MemoryDir(str(memdir)))
+    known = cache.IndexFacts.open(settings).recall(document)
+    assert known is not None
+    recalled, made = known[0], classify(document.lines, 0)
+    assert all(line._entry is not None for line in recalled)  # given, not worked out again
+    assert [(line.number, line.text, line.kind, line.entry) for line in recalled] == [
+        (line.number, line.text, line.kind, line.entry) for line in made
+    ]
+    assert [[vars_of(link) for link in line.links] for line in recalled] == [
+        [vars_of(link) for link in line.links] for line in made
+    ]
+    assert any(line.entry for line in made) and not all(line.entry for line in made)
+
+
+def vars_of(link: object) -> tuple:
+    return tuple(getattr(link, name) for name in ("title", "target", "column", "end_column"))
 
 
 def test_the_index_facts_keep_no_link_target_of_another_file(tmp_path: Path) -> None:

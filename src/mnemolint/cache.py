@@ -783,19 +783,20 @@ def _as_read(index: Document) -> bytes | None:
 
 
 def _frozen_lines(lines: list[IndexLine]) -> tuple:
-    """Each line's kind and links; its number and text are the index's own (`_thaw_lines`)."""
+    """Each line's kind, links and whether it is an entry; its number and text are the index's own
+    (`_thaw_lines`)."""
 
     def links(line: IndexLine) -> tuple:
         return tuple((link.title, link.target, link.column, link.end_column) for link in line.links)
 
-    return tuple((line.kind, links(line)) for line in lines)
+    return tuple((line.kind, links(line), line.entry) for line in lines)
 
 
 def _thaw_lines(frozen: tuple, lines: list[str]) -> list[IndexLine]:
     """The classified lines of an index whose lines are `lines` (the text they were made of)."""
     from mnemolint.parse.index_lines import IndexLine, Link
 
-    return [  # ValueError (zip's) when they are not as many
-        IndexLine(number, raw.rstrip("\r"), kind, [Link(*link) for link in links])
-        for number, (raw, (kind, links)) in enumerate(zip(lines, frozen, strict=True), 1)
+    return [  # ValueError (zip's, or unpacking's) when they are not as many
+        IndexLine(number, raw.rstrip("\r"), kind, [Link(*link) for link in links], entry is True)
+        for number, (raw, (kind, links, entry)) in enumerate(zip(lines, frozen, strict=True), 1)
     ]

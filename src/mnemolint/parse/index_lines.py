@@ -48,18 +48,25 @@ class Link:
 
 
 class IndexLine:
-    __slots__ = ("number", "text", "kind", "links")
+    __slots__ = ("number", "text", "kind", "links", "_entry")
 
-    def __init__(self, number: int, text: str, kind: str, links: list[Link]) -> None:
+    def __init__(self, number: int, text: str, kind: str, links: list[Link], entry: bool | None = None) -> None:
         self.number = number
         self.text = text
         self.kind = kind
         self.links = links
+        self._entry = entry  # None until asked (`classify` may still change the kind)
 
     @property
     def entry(self) -> bool:
         """Whether this line is an index entry: a table row with a link, or a pointer whose link
-        comes first (`- [Title](file.md) — …`, `- **[Title](file.md)**`), not a link inside prose."""
+        comes first (`- [Title](file.md) — …`, `- **[Title](file.md)**`), not a link inside prose.
+        Found once: several index rules ask it of every line, and the hook keeps it (`cache.IndexFacts`)."""
+        if self._entry is None:
+            self._entry = self._is_entry()
+        return self._entry
+
+    def _is_entry(self) -> bool:
         if self.kind == TABLE:
             return bool(self.links)
         if self.kind != POINTER or not self.links:
