@@ -257,3 +257,48 @@ def test_a_document_read_again_and_released_again_keeps_what_was_derived(tmp_pat
     document.release()
     assert document._derived == {"secondary index": None}
     assert document.frontmatter is front
+
+
+@pytest.mark.parametrize("worker", [False, True], ids=["one process", "forked worker"])
+def test_a_released_run_keeps_of_each_topic_what_container_rules_read_and_parses_none_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, worker: bool
+) -> None:
+    """`lint(..., release=True)` with every rule: what the topic rules derived for themselves (the
+    judged frontmatter, the size, the secrets) goes with the text, and no container rule parses
+    again the frontmatter of a topic whose values it does not read (a topic holding a link is asked
+    whether it is a secondary index: a block opens it, known from its lines; MEM212 follows the
+    link in its body)."""
+    no_relation = TOPIC_TEXT.replace("relates_to: build-flags.md\n", "")  # its body still links build-flags.md
+    topics = {f"memory/t{n:02d}.md": no_relation.replace("Deploy", f"Deploy {n}") for n in range(12)}
+    write_tree(tmp_path, {**topics, "memory/MEMORY.md": "# Memory\n\nNo entries yet.\n"})
+    settings = preview_settings(tmp_path)
+    kept = lint([str(tmp_path)], settings)
+    monkeypatch.setattr(parallel, "RELEASE_MIN", 1)
+    monkeypatch.setattr(parallel, "MIN_DOCUMENTS", 1)
+    monkeypatch.setattr(parallel, "_cores", lambda: 2 if worker else 1)
+    monkeypatch.setattr(parallel, "PART", 3)
+    checked, real = parallel.check_documents, document_module.split_and_parse
+    parsed_after: list[int] = []
+    phase: list[str] = []
+
+    def per_file(*args: object) -> parallel.Checked:
+        done = checked(*args)  # type: ignore[arg-type]
+        phase.append("after")
+        return done
+
+    def counted(lines: list[str], depth: int) -> object:
+        if phase:
+            parsed_after.append(len(lines))
+        return real(lines, depth)
+
+    monkeypatch.setattr(parallel, "check_documents", per_file)
+    monkeypatch.setattr(document_module, "split_and_parse", counted)
+    released = lint([str(tmp_path)], settings, release=True)
+    assert findings(released.diagnostics) == findings(kept.diagnostics)
+    assert {"MEM105", "MEM212"} <= {d.code for d in kept.diagnostics}  # the container rules did run
+    assert not parsed_after
+    own = {"memory frontmatter", "memory size", "credible secrets"}  # what the topic rules share
+    for document in released.tree.documents:
+        if document.kind is TOPIC:
+            assert document._released and document._frontmatter is None and document._head is not None
+            assert not own & set(document._derived or ()), document._derived

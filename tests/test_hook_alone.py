@@ -424,7 +424,14 @@ def test_an_index_text_is_scanned_for_secrets_once_and_its_facts_then_recalled_w
     first = hook.reminder(str(memdir / "a.md"), None, False)
     scanned: list[str] = []
     real = cache.find_secrets
-    monkeypatch.setattr(cache, "find_secrets", lambda text: scanned.append(text) or real(text))
+    index = memdir / "MEMORY.md"
+
+    def scan(text: str) -> object:
+        if text.startswith("# Memory"):  # the index's text, not what the check cache screens
+            scanned.append(text)
+        return real(text)
+
+    monkeypatch.setattr(cache, "find_secrets", scan)
     recalled: list[object] = []
     recall = cache.IndexFacts.recall
     monkeypatch.setattr(
@@ -433,7 +440,6 @@ def test_an_index_text_is_scanned_for_secrets_once_and_its_facts_then_recalled_w
     assert hook.reminder(str(memdir / "a.md"), None, False) == first
     assert recalled and recalled[0] is not None
     assert not scanned
-    index = memdir / "MEMORY.md"
     index.write_text(index.read_text(encoding="utf-8") + "- [New](a.md) — new notes\n", encoding="utf-8")
     hook.reminder(str(memdir / "a.md"), None, False)
     assert scanned == [index.read_text(encoding="utf-8")]  # a new text: scanned before its facts are kept
@@ -462,6 +468,18 @@ def test_the_index_facts_give_back_what_classifying_the_text_gives(tmp_path: Pat
         [vars_of(link) for link in line.links] for line in made
     ]
     assert any(line.entry for line in made) and not all(line.entry for line in made)
+
+
+def test_index_facts_that_call_a_line_without_links_an_entry_are_not_believed() -> None:
+    """A damaged or crafted `hook.cache` may say anything of a line; the index rules read an
+    entry's first link, so a line without one is no entry whatever the file says."""
+    from mnemolint import cache
+    from mnemolint.parse.index_lines import HEADING, POINTER
+
+    lines = cache._thaw_lines(
+        ((HEADING, (), True), (POINTER, (("A", "a.md", 3, 12),), True)), ["# Memory", "- [A](a.md)"]
+    )
+    assert [line.entry for line in lines] == [False, True]
 
 
 def vars_of(link: object) -> tuple:

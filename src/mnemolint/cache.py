@@ -793,10 +793,11 @@ def _frozen_lines(lines: list[IndexLine]) -> tuple:
 
 
 def _thaw_lines(frozen: tuple, lines: list[str]) -> list[IndexLine]:
-    """The classified lines of an index whose lines are `lines` (the text they were made of)."""
+    """The classified lines of an index whose lines are `lines` (the text they were made of); a line
+    without links is no entry, whatever a damaged or crafted file says (the rules read its first link)."""
     from mnemolint.parse.index_lines import IndexLine, Link
 
     return [  # ValueError (zip's, or unpacking's) when they are not as many
-        IndexLine(number, raw.rstrip("\r"), kind, [Link(*link) for link in links], entry is True)
+        IndexLine(number, raw.rstrip("\r"), kind, [Link(*link) for link in links], entry is True and bool(links))
         for number, (raw, (kind, links, entry)) in enumerate(zip(lines, frozen, strict=True), 1)
     ]

@@ -180,6 +180,10 @@ def lint(
         held = _held(memo, tree, dispatch)
         recalled = memo.recall(tree.documents, tree.in_focus, _needs_facts(tree, dispatch, held))
 
+    def rules_of(document: Document) -> list[Rule]:
+        """The per-file rules `check` runs on `document`: for a file the cache knows, those it could not keep."""
+        return dispatch.uncached_for_kind(document.kind) if document.path in recalled else for_kind(document.kind)
+
     def check(documents: list[Document]) -> parallel.Checked:
         """Per-file rules over `documents`: the hot loop of a large run, so `_run` is inlined. Each
         file's cache entry is made here too, by whichever process checked it (parallel.py)."""
@@ -189,8 +193,7 @@ def lint(
         for document in documents:
             path = document.path
             first = len(findings)
-            rules = dispatch.uncached_for_kind(document.kind) if path in recalled else for_kind(document.kind)
-            for rule in rules:
+            for rule in rules_of(document):
                 try:
                     for hit in rule.check(document, options):
                         findings.append(Diagnostic(rule.code, rule.name, rule.severity, path, hit))
@@ -213,10 +216,7 @@ def lint(
     checked = _to_check(focused, recalled, dispatch, memo is not None)
     release = release and len(checked) >= parallel.RELEASE_MIN  # below, the texts are worth their memory
 
-    def rules(document: Document) -> int:
-        return len(dispatch.uncached_for_kind(document.kind) if document.path in recalled else for_kind(document.kind))
-
-    found, errors, entries = parallel.check_documents(checked, check, dispatch.shipped, rules)
+    found, errors, entries = parallel.check_documents(checked, check, shipped, lambda document: len(rules_of(document)))
     for error in errors:
         _tell(error)
     if memo is not None:

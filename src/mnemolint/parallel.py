@@ -45,7 +45,7 @@ _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 # The documents are shared in parts of at most this many (a few milliseconds of work each); what is
 # in flight at once (the pickled bytes, the states not yet adopted) stays small, however many files
-# there are. Toward the middle of the list, where the two processes meet, parts shrink down to
+# there are. Toward the middle of the list, where the two processes meet, parts shrink to about
 # `LAST_PART`: the pool queues one part ahead of the one its worker runs, and a queued part cannot be
 # taken back, so the process that ends first waits for up to two of the other's parts. Measured on
 # the 2-core machine, 10,000 topics with every rule: parts of 500 throughout left the parent waiting
@@ -74,7 +74,7 @@ def check_documents(
     """`check(documents)`, split over two processes when that pays (`rules`: how many per-file
     rules check a document); a worker sends back, beside the facts of each document it read, what
     `check` derived of it under the keys `shipped`."""
-    if not _worth_a_worker(documents, rules) or not sys.platform.startswith("linux") or _cores() < 2:
+    if not sys.platform.startswith("linux") or _cores() < 2 or not _worth_a_worker(documents, rules):
         return check(documents)
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -120,7 +120,7 @@ def _worth_a_worker(documents: list[Document], rules: Callable[[Document], int] 
 def _parts(documents: list[Document]) -> list[list[Document]]:
     """`documents` in parts, two at least (the worker always has the first): from each end toward
     the middle, `PART` each while far from it, then an eighth of what lies between a part and the
-    middle, down to `LAST_PART`."""
+    middle, down to `LAST_PART`; the part at the middle takes what is left (under twice that)."""
     half = -(-len(documents) // 2)
     sizes = _sizes(half)
     sizes += reversed(_sizes(len(documents) - half))

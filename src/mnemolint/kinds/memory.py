@@ -173,7 +173,7 @@ class MemoryDir(Container):
         return document.derived("secondary index", self._secondary)  # goes with the document: its file alone
 
     def _secondary(self, document: Document) -> list[IndexLine] | None:
-        if not document.readable or document.frontmatter.present:
+        if not document.readable or document.has_frontmatter:  # a memory: no index (`frontmatter` left unparsed)
             return None
         classified = classify(document.lines, 0)
         base = posixpath.dirname(document.rel)

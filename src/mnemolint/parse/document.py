@@ -316,6 +316,14 @@ class Document:
         return self._frontmatter
 
     @property
+    def has_frontmatter(self) -> bool:
+        """Whether a frontmatter block opens the file (`frontmatter.present`): known from a released
+        block's kept lines without parsing them, so a rule asking only this parses nothing."""
+        if self._frontmatter is None and self._head is not None:
+            return True  # `_head` is only kept of a closed block
+        return self.frontmatter.present
+
+    @property
     def reader(self) -> Agent:
         """The profile of the agent that loads this file (only documents of a kind have one)."""
         assert self.kind is not None, "an unlisted path has no reader"
@@ -375,7 +383,7 @@ class Document:
     def _keep_frontmatter(self, unparse: bool) -> None:
         """Before the text goes: the lines of a closed frontmatter block, unparsed (`unparse`: even
         when it was parsed); any other block (none, unclosed) parsed now, which costs nothing."""
-        if self._head is not None or self._frontmatter is not None and not unparse:
+        if self._head is not None or (self._frontmatter is not None and not unparse):
             return
         lines = self.lines
         opened, close = fences(lines)
