@@ -215,7 +215,6 @@ def lint(
     focused = [document for document in tree.documents if tree.in_focus(document.path)]
     checked = _to_check(focused, recalled, dispatch, memo is not None)
     release = release and len(checked) >= parallel.RELEASE_MIN  # below, the texts are worth their memory
-
     found, errors, entries = parallel.check_documents(checked, check, shipped, lambda document: len(rules_of(document)))
     for error in errors:
         _tell(error)

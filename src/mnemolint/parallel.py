@@ -112,8 +112,10 @@ def check_documents(
 
 def _worth_a_worker(documents: list[Document], rules: Callable[[Document], int] | None) -> bool:
     """Whether the documents and their per-file rules are work enough to share (`MIN_DOCUMENTS`)."""
-    if len(documents) >= MIN_DOCUMENTS or rules is None:
-        return len(documents) >= MIN_DOCUMENTS
+    if len(documents) >= MIN_DOCUMENTS:
+        return True
+    if rules is None:
+        return False
     return len(documents) * DOCUMENT_COST + sum(map(rules, documents)) >= MIN_DOCUMENTS * DOCUMENT_COST
 
 

@@ -374,9 +374,8 @@ class Document:
             return
         if self._marks is None:
             self._marks = _marks_of(self._text)
-        if kept is not None and self._derived:
-            found = self._derived
-            self._derived = {key: found[key] for key in kept if key in found} or None
+        if kept is not None:
+            self._derived = self._derived_under(kept)
         self._text = self._lines = self._offsets = None
         self._loaded, self._recalled, self._released = False, True, True
 
@@ -400,9 +399,12 @@ class Document:
         under the keys `shipped` (`derived`: what container rules read of each member). A file the
         worker never read the parent reads lazily where a rule needs it."""
         facts = self.facts() if self.keep or self._released or self._loaded else None
+        return self._suppressions, facts, self.keep, self._released, self._derived_under(shipped)
+
+    def _derived_under(self, keys: Collection[str]) -> dict[str, object] | None:
+        """What was derived of this file under `keys` (`derived`), None for nothing."""
         found = self._derived
-        derived = {key: found[key] for key in shipped if key in found} if found and shipped else None
-        return self._suppressions, facts, self.keep, self._released, derived
+        return ({key: found[key] for key in keys if key in found} or None) if found else None
 
     def adopt(self, state: tuple) -> None:
         suppressions, facts, keep, released, derived = state
