@@ -225,3 +225,28 @@ def test_an_editor_buffer_is_never_cached(memory: Path) -> None:
     on_disk = [repr(d) for d in lint([str(memory)], settings, cache=True).diagnostics]
     assert on_disk == [repr(d) for d in lint([str(memory)], settings).diagnostics]
     assert not any("gone.md" in each for each in on_disk)
+
+
+def test_a_member_racy_when_kept_is_compared_only_until_it_settles(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Files written just before the run that kept the container's findings (a fresh clone): the
+    next run compares their bytes, and once they are older than the racy window the entry is kept
+    again without digests, so no later run reads them to compare."""
+    monkeypatch.setattr(cache, "RACY_NS", 50_000_000)
+    write_tree(tmp_path, FILES)
+    settings = _settings(tmp_path)
+    first = [repr(each) for each in lint([str(tmp_path)], settings, cache=True).diagnostics]
+    time.sleep(0.1)  # out of the racy window
+    compared: list[str] = []
+    digest = cache._digest_of_file
+
+    def counted(path: str, size: int) -> bytes | None:
+        compared.append(path)
+        return digest(path, size)
+
+    monkeypatch.setattr(cache, "_digest_of_file", counted)
+    for racy in (True, False):
+        compared.clear()
+        assert [repr(each) for each in lint([str(tmp_path)], settings, cache=True).diagnostics] == first
+        assert bool(compared) is racy, compared

@@ -213,10 +213,13 @@ class Cache:
         """The cached findings of the container's cacheable rules, frozen, if they still stand:
         the same files in it (every one, by path), each with the stat key it had when they were
         made (a racy one, its bytes too), the same other files and marker link, and the same
-        answers to what its rules asked the file system (`Container.probes`)."""
+        answers to what its rules asked the file system (`Container.probes`). A member racy when
+        they were made whose bytes still match and which is racy no longer is vouched for again
+        (kept without its digest): else every later run would read it again to compare."""
         stored = self.containers.get((container.path, container.type.name))
         if stored is None:
             return None
+        racy_after = self.started - RACY_NS
         try:
             members, others, link, probes, findings = stored
             keys = self.keys
@@ -224,15 +227,21 @@ class Cache:
                 return None
             if link != container.marker_link:
                 return None
+            settled = False
             for (path, key, digest), document in zip(members, container.documents, strict=True):
                 if path != document.path or key != keys.get(path):
                     return None
-                if digest is not None and digest != (self.digests.get(path) or _digest_of_file(path, key[0])):
-                    return None
+                if digest is not None:
+                    if digest != (self.digests.get(path) or _digest_of_file(path, key[0])):
+                        return None
+                    settled = settled or key[1] < racy_after
             if not container.probed_alike(probes):
                 return None
         except (TypeError, ValueError):
             return None
+        if settled:
+            members = tuple((path, key, digest if key[1] >= racy_after else None) for path, key, digest in members)
+            self.fresh_containers[(container.path, container.type.name)] = (members, others, link, probes, findings)
         return findings
 
     def hold(self, container: Container, findings: list[Diagnostic], rebuilt: frozenset[int]) -> None:
