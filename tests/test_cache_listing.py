@@ -21,7 +21,7 @@ from conftest import write_tree
 
 from mnemolint import cache
 from mnemolint.config import load_settings
-from mnemolint.discover.listing import FILE, Listings
+from mnemolint.discover.listing import FILE, FOLDER, LINK, Listings
 from mnemolint.engine import lint
 
 NOW = "2026-12-01"
@@ -210,13 +210,32 @@ def test_a_folder_made_unreadable_is_reported(tree: Path) -> None:
 
 @pytest.mark.parametrize(
     "entries",
-    [(("../x.md", FILE),), ((".", FILE),), (("a/b.md", FILE),), (("a.md", "x"),), (("a.md",),), ["a.md"], None],
+    [
+        (("../x.md", FILE),),
+        ((".", FILE),),
+        (("a/b.md", FILE),),
+        (("a.md", "x"),),
+        (("a.md",),),
+        ["a.md"],
+        None,
+        # one bad entry among good ones: the names are tested all at once
+        (("a.md", FILE), ("..", FOLDER)),
+        (("a.md", FILE), ("", FILE)),
+        (("a.md", FILE), ("b\0c.md", FILE)),
+        (("a.md", FILE), (b"b.md", FILE)),
+        (("a.md", FILE), ["b.md", FILE]),
+        (("a.md", FILE), ("b.md", FILE, FILE)),
+        (("a.md", FILE), ("b.md", [FILE])),
+        (("a.md", FILE), 7),
+    ],
 )
 def test_a_listing_not_as_the_walk_writes_one_is_not_trusted(entries: object) -> None:
     key, context = (1, 2, 3, 4), ("/r", None)
     listings = Listings({"/r/m": (key, context, entries)}, racy_after=10)
     assert listings.get("/r/m", key, context) is None
-    good = Listings({"/r/m": (key, context, (("a.md", FILE),))}, racy_after=10)
-    assert good.get("/r/m", key, context) == (("a.md", FILE),)
+    listed = (("a.md", FILE), ("b", FOLDER), ("c", LINK), ("..d", FILE))
+    good = Listings({"/r/m": (key, context, listed), "/r/e": (key, context, ())}, racy_after=10)
+    assert good.get("/r/m", key, context) == listed
+    assert good.get("/r/e", key, context) == ()
     assert good.get("/r/m", (1, 2, 3, 5), context) is None
     assert good.get("/r/m", key, ("/r", "/r")) is None

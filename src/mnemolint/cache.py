@@ -42,7 +42,7 @@ from mnemolint import __version__
 from mnemolint.cache_dir import GITIGNORE, HOOK_FACTS, TAG, directory, marked, prune
 from mnemolint.discover.listing import Listings
 from mnemolint.model import Diagnostic, Edit, Fix
-from mnemolint.parse.document import FACT_MARKS, FACT_OBJECTS, overlaid
+from mnemolint.parse.document import FACT_MARKS, FACT_OBJECTS, overlaid, overlaid_paths
 from mnemolint.parse.frontmatter import Ambiguous, FrontMatter
 from mnemolint.parse.suppress import Suppressions
 from mnemolint.redact import find_secrets, may_hold_secret, may_hold_secrets
@@ -121,10 +121,11 @@ class Cache:
 
     def _look(self, documents: list[Document]) -> None:
         entries, keys, valid, stat = self.entries, self.keys, self.valid, os.stat
-        self.seen.update(document.path for document in documents)
+        overlay = overlaid_paths()  # an editor's text, not the file
+        self.seen.update([document.path for document in documents])
         for document in documents:
             path, kind = document.path, document.kind
-            if kind is None or overlaid(path):  # an editor's text, not the file
+            if kind is None or path in overlay:
                 continue
             try:
                 info = stat(path)

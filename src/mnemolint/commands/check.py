@@ -217,7 +217,7 @@ def _compare_baseline(
     from mnemolint import baseline
     from mnemolint.parse.textutil import plural
 
-    linted = {document.path for document in result.tree.documents if result.tree.in_focus(document.path)}
+    linted = {document.path for document in result.tree.focused()}
     compared = baseline.compare(args.baseline, diagnostics, linted)
     if not args.quiet and (compared.hidden or compared.gone):
         gone = f"; {plural(compared.gone, 'recorded finding')} no longer found (--write-baseline records what is left)"
@@ -358,7 +358,7 @@ def _say_how_it_ran(settings: Settings, files: int, seconds: float, cached: bool
 def _count_linted(result: Result, diagnostics: list[Diagnostic], paths: list[str], quiet: bool) -> int:
     """The memory files linted. With none and nothing found, a warning says why, as ruff warns
     "No Python files found"; the exit code stays 0, since pre-commit passes every changed file."""
-    files = sum(1 for document in result.tree.documents if result.tree.in_focus(document.path))
+    files = len(result.tree.focused())
     if not files and not diagnostics and not quiet:
         from mnemolint.kinds.registry import CONTAINERS
         from mnemolint.parse.textutil import plural, visible

@@ -99,7 +99,7 @@ def write_files(tree: Tree, out: TextIO) -> None:
     """`--show-files`: each file that would be linted and its kind, one a line, sorted."""
     from mnemolint.report import display_path
 
-    for document in sorted((each for each in tree.documents if tree.in_focus(each.path)), key=lambda d: d.path):
+    for document in sorted(tree.focused(), key=lambda d: d.path):
         kind = document.kind.name if document.kind is not None else "unreadable"
         out.write(f"{display_path(document.path)}\t{kind}\n")
 

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 FILE, FOLDER, LINK = "f", "d", "l"  # what each entry of a listing is
 _KINDS = frozenset((FILE, FOLDER, LINK))
+_NOT_NAMES = frozenset(("", os.curdir, os.pardir))
 
 
 class Listings:
@@ -51,7 +52,7 @@ class Listings:
             if stored is None or stored[0] != key or stored[1] != context:
                 return None
             entries = stored[2]
-            if type(entries) is not tuple or not all(_well_formed(entry) for entry in entries):
+            if type(entries) is not tuple or not _well_formed(entries):
                 return None
         except (TypeError, IndexError, ValueError):
             return None
@@ -76,11 +77,17 @@ class Listings:
         return kept
 
 
-def _well_formed(entry: object) -> bool:
-    """A (name, kind) the walk could have listed: a name of one path part, never `.` or `..`."""
-    if type(entry) is not tuple or len(entry) != 2:
+def _well_formed(entries: tuple) -> bool:
+    """Each entry a (name, kind) the walk could have listed: a name of one path part, never `.`
+    or `..`. Tested over all the names at once, not entry by entry: a warm run replays every entry."""
+    if not entries:
+        return True
+    if set(map(type, entries)) != {tuple} or set(map(len, entries)) != {2}:
         return False
-    name, kind = entry
-    if type(name) is not str or kind not in _KINDS or name in ("", os.curdir, os.pardir) or "\0" in name:
+    names, kinds = zip(*entries, strict=True)
+    if set(map(type, names)) != {str} or not _KINDS.issuperset(kinds) or not _NOT_NAMES.isdisjoint(names):
         return False
-    return os.sep not in name and (not os.altsep or os.altsep not in name)
+    joined = "\0".join(names)  # one NUL between each two names, none inside one
+    if joined.count("\0") != len(names) - 1:
+        return False
+    return os.sep not in joined and (not os.altsep or os.altsep not in joined)

@@ -101,6 +101,11 @@ def overlaid(path: str) -> bool:
     return path in _OVERLAY
 
 
+def overlaid_paths() -> Collection[str]:
+    """The paths `overlaid` is true of, for a loop over every file to test without a call each."""
+    return _OVERLAY.keys()
+
+
 class Document:
     """A file of a known kind. `text` is None when it could not be read or decoded usefully.
 
