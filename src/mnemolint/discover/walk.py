@@ -27,7 +27,7 @@ from mnemolint.discover.listing import FILE, FOLDER, LINK, Listings
 from mnemolint.discover.tree import LinkRecord, Tree
 from mnemolint.errors import ConfigError
 from mnemolint.kinds.base import Container, ContainerType
-from mnemolint.kinds.registry import CONFIGURED, MARKERS, kind_of, located, type_named
+from mnemolint.kinds.registry import CONFIGURED, MARKERS, kind_of, kinds_in, located, type_named
 from mnemolint.parse.document import Document, head
 from mnemolint.paths import inside, link_hazard, repository, upwards
 
@@ -149,12 +149,13 @@ class _Walk:
         if entries is None:
             return None
         prefix = os.path.join(directory, "")
+        self._add_files(listed, prefix, [name for name, kind in entries if kind == FILE])
         children = []
         for name, kind in entries:
             path = prefix + name
             if kind == FILE:
-                self.add_file(path, listed, name)
-            elif kind == LINK:
+                continue
+            if kind == LINK:
                 child = self._visit_link(path, name, ancestors, root)
                 if child is not None:
                     children.append(child)
@@ -345,6 +346,21 @@ class _Walk:
         self.files.setdefault(directory, []).append(name)
         if name in MARKERS and self.holds(directory, name):
             self._marked_by(directory, name)
+
+    def _add_files(self, directory: str, prefix: str, names: list[str]) -> None:
+        """`add_file` of each of `names` (`prefix` is `directory` joined with ""), filed at once
+        when none was filed before: a kept listing gives back a dir's 10,000 topics each run."""
+        paths = [prefix + name for name in names]
+        if not self.added.isdisjoint(paths):
+            for path, name in zip(paths, names, strict=True):
+                self.add_file(path, directory, name)
+            return
+        self.added.update(paths)
+        self.files.setdefault(directory, []).extend(names)
+        markers = MARKERS.keys() & names
+        for marker in sorted(markers, key=names.index) if len(markers) > 1 else markers:  # the first listed wins
+            if self.holds(directory, marker):
+                self._marked_by(directory, marker)
 
     def holds(self, directory: str, marker: str) -> bool:
         """`holds_marker`, asked once per directory in a run: every file named alone in a memory dir
@@ -558,20 +574,30 @@ def _build(tree: Tree, walk: _Walk, settings: Settings) -> None:
         above = _relative(directory, owner.path if owner is not None else tree.root)
         above = "" if above == "." else above + "/"
         prefix = os.path.join(directory, "")  # joined once: `prefix + name` is `os.path.join(directory, name)`
+        kinds = kinds_in(container_type) if container_type is not None else None
+        filed: list[Document] = []
         for name in sorted(walk.files[directory]):
             path = prefix + name
             tree.files.append(path)
             rel = above + name
-            kind = kind_of(rel, container_type)
+            if kinds is None:
+                kind = kind_of(rel, None)
+            else:  # `kind_of`, its container's kinds asked for once per directory
+                for kind in kinds:
+                    if kind.matches(rel):
+                        break
+                else:
+                    kind = None
             if kind is None:
                 if owner is not None:
                     owner.others.append(path)
                 continue
             document = Document(path, kind, options, owner)
             document.rel = rel
-            tree.documents.append(document)
-            if owner is not None:
-                owner.add(document)
+            filed.append(document)
+        tree.documents += filed
+        if owner is not None:
+            owner.add_all(filed)
     tree.containers = list(containers.values())
     for container in tree.containers:
         container.settle(tree)

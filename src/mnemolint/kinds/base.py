@@ -55,6 +55,11 @@ class Container:
         """Take a document discovery found in this container (subclasses file it by kind)."""
         self.documents.append(document)
 
+    def add_all(self, documents: list[Document]) -> None:
+        """`add` each of a directory's documents, in order (a subclass may file them at once)."""
+        for document in documents:
+            self.add(document)
+
     def carry(self, earlier: Container) -> None:
         """Take what `earlier` — this container, holding the same files, in an earlier run of the
         same process — found that still holds (`MemoryDir`: the links resolved by name alone);

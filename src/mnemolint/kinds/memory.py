@@ -121,6 +121,15 @@ class MemoryDir(Container):
         else:
             self.topics.append(document)
 
+    def add_all(self, documents: list[Document]) -> None:
+        """`add` of each, without a call for each: discovery files a dir's 10,000 topics each run."""
+        self.documents += documents
+        for document in documents:
+            if document.kind is INDEX:
+                self.index = document
+            else:
+                self.topics.append(document)
+
     @property
     def topic_by_rel(self) -> dict[str, Document]:
         if self._topic_by_rel is None:

@@ -108,15 +108,21 @@ def located(directory: str) -> ContainerType | None:
     return None
 
 
+def kinds_in(container_type: ContainerType) -> list[Kind]:
+    """The kinds a file in a container of `container_type` may be, in registry order."""
+    kinds = _of_type.get(container_type)
+    if kinds is None:
+        place = _PLACE.get(container_type.name)
+        declared = _declared(place[0]) if place is not None else _every()
+        kinds = _of_type[container_type] = [kind for kind in declared if kind.container is container_type]
+    return kinds
+
+
 def kind_of(rel: str, container_type: ContainerType | None) -> Kind | None:
     """The kind of a file at `rel` (POSIX, relative to its container, or to the root when it is in
     none), or None when no kind claims it. The first kind in registry order that matches wins."""
     if container_type is not None:
-        kinds = _of_type.get(container_type)
-        if kinds is None:
-            place = _PLACE.get(container_type.name)
-            declared = _declared(place[0]) if place is not None else _every()
-            kinds = _of_type[container_type] = [kind for kind in declared if kind.container is container_type]
+        kinds = kinds_in(container_type)
     else:
         name = rel.rpartition("/")[2]
         kinds = _at_root.get(name)
