@@ -26,9 +26,10 @@ if TYPE_CHECKING:
 def name_agents(diagnostics: list[Diagnostic], tree: Tree) -> None:
     """Set `agents` on each finding whose file is an instruction file (by its name)."""
     names = set(agents.instruction_names())
+    endings = tuple(names)  # tested at C speed first: most findings are about no instruction file
     used: tuple[Agent, ...] | None = None
     for diagnostic in diagnostics:
-        if os.path.basename(diagnostic.path) not in names:
+        if not diagnostic.path.endswith(endings) or os.path.basename(diagnostic.path) not in names:
             continue
         if used is None:
             used = tree.project_at(tree.root).readers or tuple(agent for agent in agents.AGENTS if agent.selectable)

@@ -240,8 +240,10 @@ def lint(
     unmarked = memo.skipped if memo is not None else set()
     kept = _filter(found, tree, settings, used, unmarked)
     if dispatch.suppressions:
-        kept += _audit([each for each in focused if each.path not in unmarked], used, dispatch, tree, settings, errors)
-        kept.sort(key=Diagnostic.sort_key)
+        audited = _audit([each for each in focused if each.path not in unmarked], used, dispatch, tree, settings, errors)
+        if audited:
+            kept += audited
+            kept.sort(key=Diagnostic.sort_key)
     name_agents(kept, tree)
     return Result(kept, tree, errors)
 
@@ -495,13 +497,15 @@ def _filter(
     """The findings neither ignored for their file nor suppressed, sorted; `used` gets the
     suppression marks that silenced each (`blanket`: whether a comment naming no code counts).
     `unmarked`: files known to hold no suppression comment without being read (cache.py)."""
+    if not found:
+        return []
     documents: dict[str, Document] = {document.path: document for document in tree.documents}
-    ignored = _PerFileIgnores(settings)
+    ignored = _PerFileIgnores(settings) if settings.per_file_ignores else None
     severity = severities(settings)
     kept = []
     for diagnostic in found:
         path = diagnostic.path
-        if ignored.covers(path, diagnostic.code):
+        if ignored is not None and ignored.covers(path, diagnostic.code):
             continue
         document = documents.get(path)
         marks = document.suppressions if document is not None and path not in unmarked else None
@@ -525,8 +529,6 @@ class _PerFileIgnores:
         self.cache: dict[str, list[str]] = {}
 
     def covers(self, path: str, code: str) -> bool:
-        if not self.table:
-            return False
         if path not in self.cache:
             from wcmatch import glob
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from mnemolint.model import ERROR, INFO, SAFE, WARNING, Diagnostic
 from mnemolint.parse.textutil import plural
-from mnemolint.report import ReportOptions, display_path, with_paths
+from mnemolint.report import BATCH, ReportOptions, display_path, with_paths
 
 TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
 if TYPE_CHECKING:
@@ -73,9 +73,15 @@ def write(diagnostics: list[Diagnostic], out: TextIO, options: ReportOptions) ->
     if options.color:
         _write_rich(diagnostics, out, options)
         return
+    fixes = options.fixes
+    lines: list[str] = []  # written a batch at a time: a write per finding cost more than its line
     for diagnostic, path in with_paths(diagnostics):
-        mark = MARK if fixable(diagnostic, options.fixes) else ""
-        out.write(f"{location(diagnostic, path)}: {diagnostic.code} {mark}{diagnostic.message}\n")
+        mark = MARK if fixes is not None and fixable(diagnostic, fixes) else ""
+        lines.append(f"{location(diagnostic, path)}: {diagnostic.code} {mark}{diagnostic.message}\n")
+        if len(lines) == BATCH:
+            out.write("".join(lines))
+            lines.clear()
+    out.write("".join(lines))
     if not options.quiet:
         for line in _closing(diagnostics, options):
             out.write(line + "\n")
