@@ -240,7 +240,8 @@ def lint(
     unmarked = memo.skipped if memo is not None else set()
     kept = _filter(found, tree, settings, used, unmarked)
     if dispatch.suppressions:
-        audited = _audit([each for each in focused if each.path not in unmarked], used, dispatch, tree, settings, errors)
+        marked = [each for each in focused if each.path not in unmarked]
+        audited = _audit(marked, used, dispatch, tree, settings, errors)
         if audited:
             kept += audited
             kept.sort(key=Diagnostic.sort_key)
