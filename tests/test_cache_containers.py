@@ -250,3 +250,43 @@ def test_a_member_racy_when_kept_is_compared_only_until_it_settles(
         compared.clear()
         assert [repr(each) for each in lint([str(tmp_path)], settings, cache=True).diagnostics] == first
         assert bool(compared) is racy, compared
+
+
+def test_a_run_that_only_vouches_for_a_few_settled_files_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One topic of many edited, then left alone: the first run after it settles compares its
+    bytes and leaves the cache as it was (a rewrite of every entry for one file's sake costs more
+    than the read it saves); the next run that writes anyway keeps it settled, and no run after
+    that reads it to compare."""
+    monkeypatch.setattr(cache, "RACY_NS", 50_000_000)
+    topics = {f"memory/t{number}.md": TOPIC.format(name=f"t{number}") for number in range(2 * cache.REKEEP_SHARE)}
+    write_tree(tmp_path, {**FILES, **topics})
+    settings = _settings(tmp_path)
+    for _ in range(2):  # nothing racy: every entry settled, and the root's listing once the cache is in it
+        time.sleep(0.1)
+        lint([str(tmp_path)], settings, cache=True)
+    edited, later = tmp_path / "memory" / "t3.md", tmp_path / "memory" / "t5.md"
+    edited.write_text(TOPIC.format(name="t3") + "more\n", encoding="utf-8")
+    after_edit = [repr(each) for each in lint([str(tmp_path)], settings, cache=True).diagnostics]
+    time.sleep(0.1)
+    compared: list[str] = []
+    digest = cache._digest_of_file
+
+    def counted(path: str, size: int) -> bytes | None:
+        compared.append(os.path.basename(path))
+        return digest(path, size)
+
+    monkeypatch.setattr(cache, "_digest_of_file", counted)
+    (kept,) = (tmp_path / ".mnemolint_cache").glob("*/*.cache")
+    before = kept.read_bytes()
+    assert [repr(each) for each in lint([str(tmp_path)], settings, cache=True).diagnostics] == after_edit
+    assert compared == ["t3.md"]
+    assert kept.read_bytes() == before  # only t3.md was vouched for again: nothing written
+    later.write_text(TOPIC.format(name="t5") + "more\n", encoding="utf-8")
+    lint([str(tmp_path)], settings, cache=True)  # writes t5.md's entry, and t3.md's settled one
+    assert kept.read_bytes() != before
+    time.sleep(0.1)
+    compared.clear()
+    lint([str(tmp_path)], settings, cache=True)
+    assert compared == ["t5.md"]

@@ -60,6 +60,10 @@ if TYPE_CHECKING:
     from mnemolint.rules.base import Rule
 
 RACY_NS = 2_000_000_000  # mtime this close to the reading run: the stat key alone is not trusted
+# A run that would write nothing but entries vouched for again (`Cache.vouched`) writes them only
+# when they are at least this share of the cache: each one left costs later runs a read of one
+# file to compare, the write costs the whole cache (every entry of a 10,000-file tree, again).
+REKEEP_SHARE = 8
 _MAGIC = b"mnemolint-cache\x01"
 _MAX_BYTES = 1 << 30
 _OBJECT = "\0mnemolint-object"  # first item of a tuple standing for one of `_CLASSES`
@@ -81,6 +85,7 @@ class Cache:
         "cacheable",
         "fresh",
         "fresh_containers",
+        "vouched",
         "seen",
         "keys",
         "valid",
@@ -98,6 +103,7 @@ class Cache:
         self.cacheable = cacheable
         self.fresh: dict[str, tuple] = {}  # entries made (or vouched for again) this run
         self.fresh_containers: dict[tuple[str, str], tuple] = {}
+        self.vouched: set[object] = set()  # the fresh entries only vouched for again: paths, container keys
         self.seen: set[str] = set()  # the paths discovery found this run
         self.keys: dict[str, tuple[int, int, int, int]] = {}  # each document's stat, before any read
         self.valid: dict[str, tuple] = {}  # the entries that still stand for their file
@@ -186,6 +192,7 @@ class Cache:
                 found[path] = diagnostics
             if path in self.digests and entry[1] < racy_after:  # its bytes matched, no longer racy: say so
                 self.fresh[path] = entry[:3] + (started,) + entry[4:]
+                self.vouched.add(path)
         return found
 
     def entry(self, document: Document, found: list[Diagnostic]) -> tuple | None:
@@ -207,6 +214,7 @@ class Cache:
             if maybe and _holds_secret(marshal.loads(entry[7])):
                 continue  # what it keeps of the file would copy credential-shaped text into the cache
             self.fresh[path] = entry
+            self.vouched.discard(path)
             if entry[4] is not None:
                 self.digests[path] = entry[4]
 
@@ -243,6 +251,7 @@ class Cache:
         if settled:
             members = tuple((path, key, digest if key[1] >= racy_after else None) for path, key, digest in members)
             self.fresh_containers[(container.path, container.type.name)] = (members, others, link, probes, findings)
+            self.vouched.add((container.path, container.type.name))
         return findings
 
     def hold(self, container: Container, findings: list[Diagnostic], rebuilt: frozenset[int]) -> None:
@@ -279,11 +288,26 @@ class Cache:
         if may_hold_secret(dumped) and _holds_secret(said):
             return  # it would copy credential-shaped text (a link target) into the cache
         self.fresh_containers[(container.path, container.type.name)] = entry
+        self.vouched.discard((container.path, container.type.name))
+
+    def _only_vouched(self) -> bool:
+        """Whether all this run would write is entries vouched for again, too few to be worth the
+        write (`REKEEP_SHARE`): a run after one file was edited then writes nothing, and the run
+        that next writes anyway keeps them."""
+        vouched = self.vouched
+        return (
+            not self.listings.changed
+            and len(vouched) * REKEEP_SHARE < len(self.entries)
+            and vouched.issuperset(self.fresh)
+            and vouched.issuperset(self.fresh_containers)
+        )
 
     def save(self) -> None:
         """Write the entries (the old ones of files not checked this run carried over, while the
         file is still there), atomically; any failure leaves the cache as it was."""
         if not self.fresh and not self.fresh_containers and not self.listings.changed:
+            return
+        if self._only_vouched():
             return
         seen = self.seen
         entries = {path: entry for path, entry in self.entries.items() if path in seen or os.path.lexists(path)}
