@@ -217,13 +217,15 @@ root = sys.argv[1]
 sys.addaudithook(lambda name, args: name == "open" and str(args[0]).startswith(root) and opened.append(args[0]))
 from mnemolint.cli import main
 code = main(["hook", "post-tool-use"])
-print(code, opened, file=sys.stderr)
+kinds = sorted(name for name in sys.modules if name.startswith("mnemolint.kinds."))
+print(code, opened, kinds, file=sys.stderr)
 """
 
 
 @pytest.mark.parametrize("name", ["outside", "outside-unreadable", "outside-md"])
 def test_a_write_elsewhere_reads_no_file(tmp_path: Path, name: str) -> None:
-    """Capacity scenario 6: decided by the path alone, even for a path no one may read."""
+    """Capacity scenario 6: decided by the path alone, even for a path no one may read, with no
+    kind's module imported (what the walk knows of every kind without them is enough)."""
     write_tree(tmp_path, {"src/app.py": "print(1)\n", "docs/notes.md": "# Notes\n", "locked/secret/notes.md": "x\n"})
     write_tree(tmp_path, {".mnemolint.toml": 'select = ["ALL"]\n'})
     locked = tmp_path / "locked"
@@ -238,7 +240,7 @@ def test_a_write_elsewhere_reads_no_file(tmp_path: Path, name: str) -> None:
         )
     finally:
         locked.chmod(0o755)
-    assert (process.stdout, process.stderr) == ("", "0 []\n")
+    assert (process.stdout, process.stderr) == ("", "0 [] ['mnemolint.kinds.manifest', 'mnemolint.kinds.registry']\n")
 
 
 def test_a_write_to_memory_does_read_it(tmp_path: Path) -> None:
@@ -361,10 +363,18 @@ def test_a_relative_path_without_a_cwd_is_not_guessed(tmp_path: Path) -> None:
     assert (process.returncode, process.stdout) == (0, "")
 
 
-def test_the_hook_names_the_rules_dir_type_the_registry_has() -> None:
-    """`in_memory` asks for a rules dir by its type's name, so that a write elsewhere imports none of it."""
+def test_the_hook_names_the_container_types_the_registry_has() -> None:
+    """`in_memory` asks for a memory, ai-memory or rules dir by its type's name, so that a write
+    elsewhere imports none of their modules."""
     from mnemolint.commands import hook
+    from mnemolint.kinds.ai_memory import AI_MEMORY_DIR
+    from mnemolint.kinds.memory import MEMORY_DIR
     from mnemolint.kinds.rules import RULES_DIR
 
-    assert hook._RULES_DIR == RULES_DIR.name
+    assert (hook._MEMORY_DIR, hook._AI_MEMORY_DIR, hook._RULES_DIR) == (
+        MEMORY_DIR.name,
+        AI_MEMORY_DIR.name,
+        RULES_DIR.name,
+    )
+    assert hook.in_memory("/p/.claude/projects/x/memory/MEMORY.md") and hook.in_memory("/p/memory/MEMORY.md")
     assert hook.in_memory("/p/.claude/rules/style.md") and not hook.in_memory("/p/src/rules/style.md")

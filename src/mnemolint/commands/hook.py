@@ -147,25 +147,24 @@ def written_path(event: object) -> str | None:
 def in_memory(path: str) -> bool:
     """Whether `path` is a memory file, by its name alone (no file is read or even looked at)."""
     from mnemolint.agents import instruction_names
-    from mnemolint.kinds.ai_memory import AI_MEMORY_DIR
-    from mnemolint.kinds.memory import INDEX_NAME
+    from mnemolint.kinds.registry import MARKERS
 
     name = os.path.basename(path)
-    if name in instruction_names() or name == INDEX_NAME:
+    if name in instruction_names() or MARKERS.get(name) == _MEMORY_DIR:  # `MEMORY.md`
         return True
-    if _inside_a(path, AI_MEMORY_DIR.name, _RULES_DIR):
+    if _inside_a(path, _AI_MEMORY_DIR, _RULES_DIR):
         return True
     return name.endswith(".md") and memory_dir_of(path) is not None
 
 
-_RULES_DIR = "rules dir"  # `kinds.rules.RULES_DIR` by name: its module is imported only for a folder that may be one
+# The container types a write may fall in, by name (`kinds/manifest.py`): a type's module is
+# imported only for a folder that may be one, so a write elsewhere imports none of them.
+_MEMORY_DIR, _AI_MEMORY_DIR, _RULES_DIR = "memory dir", "ai-memory dir", "rules dir"
 
 
 def memory_dir_of(path: str) -> str | None:
     """The agent's own memory dir (`<home>/projects/<id>/memory`) holding `path`, by name alone."""
-    from mnemolint.kinds.memory import MEMORY_DIR
-
-    return _inside_a(path, MEMORY_DIR.name)
+    return _inside_a(path, _MEMORY_DIR)
 
 
 def _inside_a(path: str, *types: str) -> str | None:
