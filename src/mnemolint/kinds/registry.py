@@ -125,12 +125,13 @@ def kind_of(rel: str, container_type: ContainerType | None) -> Kind | None:
         kinds = kinds_in(container_type)
     else:
         name = rel.rpartition("/")[2]
-        kinds = _at_root.get(name)
-        if kinds is None:
-            kinds = _at_root[name] = [
+        at_root = _at_root.get(name)
+        if at_root is None:
+            at_root = _at_root[name] = [
                 next(kind for kind in _declared(module) if kind.name == kind_name)
                 for module, kind_name in _ROOT_NAMES.get(name, ())
             ]
+        kinds = at_root
     for kind in kinds:
         if kind.matches(rel):
             return kind
