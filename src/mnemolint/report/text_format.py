@@ -81,7 +81,8 @@ def write(diagnostics: list[Diagnostic], out: TextIO, options: ReportOptions) ->
         if len(lines) == BATCH:
             out.write("".join(lines))
             lines.clear()
-    out.write("".join(lines))
+    if lines:  # nothing is written when there is nothing to say (standard output may be closed)
+        out.write("".join(lines))
     if not options.quiet:
         for line in _closing(diagnostics, options):
             out.write(line + "\n")
