@@ -180,8 +180,9 @@ def lint(
     member_facts, shipped = dispatch.member_facts, dispatch.shipped
     held: dict[Container, list[tuple]] = {}
     recalled: dict[str, list[Diagnostic]] = {}
-    rerun = dispatch.rerun_kinds(tree.documents) if memo is not None else frozenset()
+    rerun: frozenset[Kind | None] = frozenset()  # the kinds a rule the cache cannot keep reads
     if memo is not None:
+        rerun = dispatch.rerun_kinds(tree.documents)
         memo.look(tree.documents)
         held = _held(memo, tree, dispatch)
         recalled = memo.recall(tree.documents, tree.in_focus, _needs_facts(tree, dispatch, held, rerun))

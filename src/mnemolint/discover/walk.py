@@ -27,7 +27,7 @@ from mnemolint.discover.listing import FILE, FOLDER, LINK, Listings
 from mnemolint.discover.tree import LinkRecord, Tree
 from mnemolint.errors import ConfigError
 from mnemolint.kinds.base import Container, ContainerType
-from mnemolint.kinds.registry import CONFIGURED, MARKERS, kind_of, kinds_in, located, type_named
+from mnemolint.kinds.registry import CONFIGURED, MARKERS, first_kind, kind_of, kinds_in, located, type_named
 from mnemolint.parse.document import Document, head
 from mnemolint.paths import inside, link_hazard, repository, upwards
 
@@ -344,8 +344,8 @@ class _Walk:
         if directory is None or name is None:
             directory, name = os.path.split(path)
         self.files.setdefault(directory, []).append(name)
-        if name in MARKERS and self.holds(directory, name):
-            self._marked_by(directory, name)
+        if name in MARKERS:
+            self._marked_if_held(directory, name)
 
     def _add_files(self, directory: str, prefix: str, names: list[str]) -> None:
         """`add_file` of each of `names` (`prefix` is `directory` joined with ""), filed at once
@@ -357,10 +357,8 @@ class _Walk:
             return
         self.added.update(paths)
         self.files.setdefault(directory, []).extend(names)
-        markers = MARKERS.keys() & names
-        for marker in sorted(markers, key=names.index) if len(markers) > 1 else markers:  # the first listed wins
-            if self.holds(directory, marker):
-                self._marked_by(directory, marker)
+        for marker in sorted(MARKERS.keys() & names, key=names.index):  # in listing order: the first wins
+            self._marked_if_held(directory, marker)
 
     def holds(self, directory: str, marker: str) -> bool:
         """`holds_marker`, asked once per directory in a run: every file named alone in a memory dir
@@ -371,6 +369,11 @@ class _Walk:
             text = held[0].decode("utf-8", "replace") if held is not None else None
             self.holds_asked[key] = holds_marker(directory, marker, text)
         return self.holds_asked[key]
+
+    def _marked_if_held(self, directory: str, marker: str) -> None:
+        """A marker file filed in `directory`: the directory is its container if it `holds` it."""
+        if self.holds(directory, marker):
+            self._marked_by(directory, marker)
 
     def _marked_by(self, directory: str, marker: str) -> None:
         """`directory` holds a container's marker file: it is that container, under any name."""
@@ -580,14 +583,7 @@ def _build(tree: Tree, walk: _Walk, settings: Settings) -> None:
             path = prefix + name
             tree.files.append(path)
             rel = above + name
-            if kinds is None:
-                kind = kind_of(rel, None)
-            else:  # `kind_of`, its container's kinds asked for once per directory
-                for kind in kinds:
-                    if kind.matches(rel):
-                        break
-                else:
-                    kind = None
+            kind = kind_of(rel, None) if kinds is None else first_kind(kinds, rel)
             if kind is None:
                 if owner is not None:
                     owner.others.append(path)

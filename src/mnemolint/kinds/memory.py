@@ -115,14 +115,11 @@ class MemoryDir(Container):
         return self.marker_link
 
     def add(self, document: Document) -> None:
-        super().add(document)
-        if document.kind is INDEX:
-            self.index = document
-        else:
-            self.topics.append(document)
+        self.add_all([document])
 
     def add_all(self, documents: list[Document]) -> None:
-        """`add` of each, without a call for each: discovery files a dir's 10,000 topics each run."""
+        """Filed by kind, the index apart from the topics; a directory's at once, without a call for
+        each: discovery files a dir's 10,000 topics each run."""
         self.documents += documents
         for document in documents:
             if document.kind is INDEX:

@@ -132,6 +132,12 @@ def kind_of(rel: str, container_type: ContainerType | None) -> Kind | None:
                 for module, kind_name in _ROOT_NAMES.get(name, ())
             ]
         kinds = at_root
+    return first_kind(kinds, rel)
+
+
+def first_kind(kinds: list[Kind], rel: str) -> Kind | None:
+    """The first of `kinds` (in registry order) that claims the file at `rel`, or None: `kind_of`
+    once its candidates are known (a caller filing a directory asks `kinds_in` once for all)."""
     for kind in kinds:
         if kind.matches(rel):
             return kind
