@@ -39,6 +39,30 @@ PROJECT = Path(__file__).resolve().parent.parent
 EXAMPLE = PROJECT / "docs" / "example-repo"
 
 
+# An audit hook for a child process (`python -c AUDIT_OPENS + …`): `opened` gets each file it opens
+# under `sys.argv[1]`, by absolute path. A file opened by its name inside a folder opened before
+# (parse/reading.py: the audit event names it alone) is named from the folder opened last; a folder
+# is no file read.
+AUDIT_OPENS = """
+import os, sys
+opened = []
+root = sys.argv[1]
+_folder = [None]
+def _audit(name, args):
+    if name != "open" or not isinstance(args[0], (str, bytes)):
+        return
+    path = os.fsdecode(args[0])
+    if not os.path.isabs(path):
+        path = os.path.join(_folder[0], path) if _folder[0] else path
+    elif os.path.isdir(path):
+        _folder[0] = path
+        return
+    if path.startswith(root):
+        opened.append(path)
+sys.addaudithook(_audit)
+"""
+
+
 def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
     """Create `files` (relative path → text or bytes) under `root`; return `root`."""
     for rel, content in files.items():

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run_cli, write_tree
+from conftest import AUDIT_OPENS, run_cli, write_tree
 
 EVENTS = Path(__file__).resolve().parent / "hook_events"
 MEMORY = ".claude/projects/demo/memory"
@@ -210,16 +210,15 @@ def test_a_bad_config_never_breaks_the_agent(tmp_path: Path) -> None:
     assert process.stderr.startswith("mnemolint hook: ") and process.stderr.count("\n") == 1
 
 
-AUDIT = """
-import sys
-opened = []
-root = sys.argv[1]
-sys.addaudithook(lambda name, args: name == "open" and str(args[0]).startswith(root) and opened.append(args[0]))
+AUDIT = (
+    AUDIT_OPENS
+    + """
 from mnemolint.cli import main
 code = main(["hook", "post-tool-use"])
 kinds = sorted(name for name in sys.modules if name.startswith("mnemolint.kinds."))
 print(code, opened, kinds, file=sys.stderr)
 """
+)
 
 
 @pytest.mark.parametrize("name", ["outside", "outside-unreadable", "outside-md"])

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import benchmark
 import pytest
-from conftest import run_cli, write_tree
+from conftest import AUDIT_OPENS, run_cli, write_tree
 
 from mnemolint import engine
 from mnemolint.commands import hook
@@ -258,15 +258,14 @@ def test_the_rich_dir_takes_each_way(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 
 # Reads of files under the memory dir, by a real hook process.
-AUDIT = """
-import sys
-opened = []
-root = sys.argv[1]
-sys.addaudithook(lambda name, args: name == "open" and str(args[0]).startswith(root) and opened.append(args[0]))
+AUDIT = (
+    AUDIT_OPENS
+    + """
 from mnemolint.cli import main
 code = main(["hook", "post-tool-use", *sys.argv[2:]])
 print(json.dumps(sorted(set(map(str, opened)))), file=sys.stderr)
 """
+)
 
 
 def reads(memdir: Path, written: Path, *args: str) -> tuple[str, list[str]]:

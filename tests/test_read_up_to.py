@@ -1,5 +1,5 @@
 """A file is read whole even when one `read` returns less than asked (a network or FUSE mount, a
-signal): `parse/document._read_up_to` reads on until the count or the end."""
+signal): `parse/reading.read_up_to` reads on until the count or the end."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import os
 import threading
 import time
 
-from mnemolint.parse.document import _read_up_to
+from mnemolint.parse.reading import read_up_to
 
 
 def test_a_short_read_is_read_on_to_the_count_or_the_end() -> None:
@@ -22,7 +22,7 @@ def test_a_short_read_is_read_on_to_the_count_or_the_end() -> None:
     writer = threading.Thread(target=later)
     writer.start()
     try:
-        assert _read_up_to(read, 64) == b"hello world"  # the end comes before the count
+        assert read_up_to(read, 64) == b"hello world"  # the end comes before the count
     finally:
         writer.join()
         os.close(read)
@@ -33,6 +33,6 @@ def test_it_stops_at_the_count() -> None:
     os.write(write, b"0123456789")
     os.close(write)
     try:
-        assert _read_up_to(read, 4) == b"0123"
+        assert read_up_to(read, 4) == b"0123"
     finally:
         os.close(read)

@@ -200,7 +200,7 @@ class Cache:
         cannot have one: made as soon as its rules have run, by the process that ran them."""
         cacheable = self.cacheable
         frozen = [_frozen_diagnostic(diagnostic) for diagnostic in found if diagnostic.code in cacheable]
-        return _entry(document, frozen, self.started - RACY_NS, self.started)
+        return _entry(document, frozen, self.started - RACY_NS, self.started, self.keys.get(document.path))
 
     def keep(self, made: list[tuple[str, tuple]], fits: bool) -> None:
         """Keep the entries `made` this run (`entry`), unless a finding turned out not to fit
@@ -416,21 +416,24 @@ def _place(document: Document) -> tuple:
     return (document.kind.name, document.rel, container.path if container is not None else None, document.reader.name)
 
 
-def _entry(document: Document, findings: list[tuple], racy_after: int, started: int) -> tuple | None:
-    """The cache entry of a document checked this run, or None when it cannot have one."""
+def _entry(document: Document, findings: list[tuple], racy_after: int, started: int, key: tuple | None) -> tuple | None:
+    """The cache entry of a document checked this run, or None when it cannot have one. `key`:
+    its stat taken before it was read (`look`), else it is taken now. Either way the entry holds
+    what was read under it: a file changed since that stat has another one by the next run (or,
+    changed within the same clock tick, other bytes than the digest a racy entry keeps)."""
     if document.kind is None or not document.known or overlaid(document.path):
         return None
     known = document.facts()
     try:
-        info = os.stat(document.path)
+        size, mtime, inode = key[:3] if key is not None else _stat_key(document.path)
         facts = _freeze_facts(known)
     except (OSError, _Unplain):
         return None
-    if info.st_size != document.size and not document.too_large:
-        return None  # changed since it was read
+    if size != document.size and not document.too_large:
+        return None  # changed since that stat
     digest = None
-    if info.st_mtime_ns >= racy_after:
-        digest = _digest_of_text(document, info.st_size)
+    if mtime >= racy_after:
+        digest = _digest_of_text(document, size)
         if digest is None:
             return None  # its bytes are not at hand to vouch for it
     try:  # marshal takes only the exact types it can give back: a str subclass, a date are refused
@@ -444,7 +447,12 @@ def _entry(document: Document, findings: list[tuple], racy_after: int, started: 
     # findings, and its suppression comments (False: not parsed, so not known to be none).
     flagged = bool(findings) or known[FACT_OBJECTS[1]] is not None
     marks = known[FACT_MARKS]
-    return (info.st_size, info.st_mtime_ns, info.st_ino, started, digest, _place(document), flagged, body, marks)
+    return (size, mtime, inode, started, digest, _place(document), flagged, body, marks)
+
+
+def _stat_key(path: str) -> tuple[int, int, int]:
+    info = os.stat(path)
+    return info.st_size, info.st_mtime_ns, info.st_ino
 
 
 def _holds_secret(kept: object) -> bool:

@@ -24,6 +24,7 @@ from mnemolint.kinds.base import Container, ContainerType, Kind
 from mnemolint.kinds.registry import kind_of
 from mnemolint.model import Diagnostic, Hit
 from mnemolint.parse.document import Document
+from mnemolint.parse.reading import folders
 from mnemolint.parse.textutil import visible
 from mnemolint.rules import CODES, LISTED, PREVIEW, Listed, base, loaded, runnable
 from mnemolint.rules.base import Rule
@@ -197,26 +198,27 @@ def lint(
         findings: list[Diagnostic] = []
         errors: list[str] = []
         entries: list[tuple[str, tuple]] = []
-        for document in documents:
-            path = document.path
-            first = len(findings)
-            for rule in rules_of(document):
-                try:
-                    for hit in rule.check(document, options):
-                        findings.append(Diagnostic(rule.code, rule.name, rule.severity, path, hit))
-                        if document.keep and rule.cacheable and not _fits_cache(hit, path):
-                            document.keep = False
-                except Exception as error:  # noqa: BLE001 - a rule's bug must not end the run
-                    errors.append(_internal_error(rule, path, error))
-            document.suppressions  # noqa: B018 - parsed while the lines are at hand, sent back by a worker
-            if member_facts and document.kind in member_facts and document.container not in held:
-                _derive(document, member_facts[document.kind])  # a held container: its findings are cached
-            if memo is not None and path not in recalled:  # a recalled file keeps the entry it has
-                entry = memo.entry(document, findings[first:])
-                if entry is not None:
-                    entries.append((path, entry))
-            if release:
-                document.release(shipped)
+        with folders():  # the documents come in path order: a folder is asked where it is once
+            for document in documents:
+                path = document.path
+                first = len(findings)
+                for rule in rules_of(document):
+                    try:
+                        for hit in rule.check(document, options):
+                            findings.append(Diagnostic(rule.code, rule.name, rule.severity, path, hit))
+                            if document.keep and rule.cacheable and not _fits_cache(hit, path):
+                                document.keep = False
+                    except Exception as error:  # noqa: BLE001 - a rule's bug must not end the run
+                        errors.append(_internal_error(rule, path, error))
+                document.suppressions  # noqa: B018 - parsed while the lines are at hand, sent back by a worker
+                if member_facts and document.kind in member_facts and document.container not in held:
+                    _derive(document, member_facts[document.kind])  # a held container: its findings are cached
+                if memo is not None and path not in recalled:  # a recalled file keeps the entry it has
+                    entry = memo.entry(document, findings[first:])
+                    if entry is not None:
+                        entries.append((path, entry))
+                if release:
+                    document.release(shipped)
         return findings, errors, entries
 
     focused = tree.focused()

@@ -7,14 +7,13 @@ kind without frontmatter or suppression comments never has either parsed.
 
 from __future__ import annotations
 
-import errno
 import os
-import stat
 from collections import deque
 
 from mnemolint.parse import suppress
 from mnemolint.parse.citations import may_cite
 from mnemolint.parse.frontmatter import INVALID, TOO_COMPLEX, FrontMatter, fences, split_and_parse
+from mnemolint.parse.reading import open_regular, read_up_to
 from mnemolint.parse.textutil import js_trim
 from mnemolint.paths import dangerous_link
 
@@ -199,7 +198,7 @@ class Document:
             self._take_held(held, limit)
             return
         try:
-            opened = _open_regular(self.path)
+            opened = open_regular(self.path)
             if isinstance(opened, str):
                 self.read_error = opened
                 return
@@ -210,9 +209,9 @@ class Document:
                     self._too_large, self._size = True, size
                     return
                 # Sized to the file: a fixed `limit`-sized read allocates 2 MiB for every file.
-                data = _read_up_to(fd, size + 1)
+                data = read_up_to(fd, size + 1)
                 if len(data) > size:  # it grew since: read on, up to the limit
-                    data += _read_up_to(fd, limit + 1 - len(data))
+                    data += read_up_to(fd, limit + 1 - len(data))
                     if len(data) > limit:
                         self._too_large, self._size = True, len(data)
                         return
@@ -248,7 +247,7 @@ class Document:
 
     def _decode(self, data: bytes) -> None:
         """What the file's bytes are: binary (a NUL), or text, decoded once (a bad byte is marked)."""
-        self._size = len(data)
+        self._size, self._marks = len(data), None  # of this text, found when asked
         if b"\x00" in data:
             self.binary = True
             self.wide_encoding = _wide_encoding(data)
@@ -264,7 +263,7 @@ class Document:
     def preset(self, text: str) -> None:
         """Take `text` as the file's content instead of reading it: a fix computed, not yet written."""
         self._loaded = self._given = True
-        self._text = text
+        self._text, self._marks = text, None
         self._size = len(text.encode("utf-8"))
 
     @property
@@ -437,7 +436,7 @@ class Document:
     def facts(self) -> tuple:
         """What this run learnt of the file without its text, for the cache (cache.py) to keep:
         what reading it found, and what was parsed of it (None, False: not parsed this run)."""
-        if self._loaded:
+        if self._loaded and self._marks is None:  # `holds` found them of this text, most likely
             self._marks = _marks_of(self._text or "")
         return tuple(getattr(self, name) for name in _FACTS)
 
@@ -533,10 +532,6 @@ _WIDE_MARKS = (
 )
 
 
-_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-
-
 def head(path: str, limit: int = 65_536) -> str | None:
     """The first `limit` bytes of the regular file at `path`, decoded (undecodable bytes replaced),
     or None where `Document` would not read it (a dangerous link, not a regular file, an error):
@@ -546,71 +541,16 @@ def head(path: str, limit: int = 65_536) -> str | None:
     if held is not None:
         return None if dangerous_link(path) else held[:limit]
     try:
-        opened = _open_regular(path)
+        opened = open_regular(path)
         if isinstance(opened, str):
             return None
         try:
-            data = _read_up_to(opened[0], limit)
+            data = read_up_to(opened[0], limit)
         finally:
             os.close(opened[0])
     except OSError:
         return None
     return data.decode("utf-8", "replace")
-
-
-def _read_up_to(fd: int, count: int) -> bytes:
-    """Up to `count` bytes of the open file, fewer only at its end: one `read` may return less
-    (a network or FUSE mount, a signal), which would silently cut the text."""
-    data = os.read(fd, count)
-    while len(data) < count:
-        more = os.read(fd, count - len(data))
-        if not more:
-            break
-        data += more
-    return data
-
-
-def _open_regular(path: str) -> tuple[int, os.stat_result] | str:
-    """The regular file at `path`, open without blocking (a descriptor: read with `os.read`, no
-    file object for a file read once), and its `fstat`; or why it is refused: a dangerous link
-    (the file itself, or a linked folder above it), or something other than a regular file
-    standing at its name (a FIFO or device swapped in since the walk saw a file)."""
-    fd = _open(path)
-    if isinstance(fd, str):
-        return fd
-    try:
-        real = _opened(fd)
-        # Opened where it is named, the absolute and normal path it is: no link on its way.
-        refused = None if real == path else dangerous_link(path, real)
-        info = os.fstat(fd)
-    except BaseException:
-        os.close(fd)
-        raise
-    if refused or not stat.S_ISREG(info.st_mode):
-        os.close(fd)
-        return refused or "not a regular file (a FIFO, device or directory stands at its name)"
-    return fd, info
-
-
-def _open(path: str) -> int | str:
-    """A descriptor of the file at `path`, or why it is not opened: a link is judged before it is
-    followed (`paths.dangerous_link`), so nothing in a system folder or a credential is opened."""
-    try:
-        return os.open(path, _FLAGS | _NOFOLLOW)
-    except OSError as error:
-        if not _NOFOLLOW or error.errno not in (errno.ELOOP, errno.EMLINK):
-            raise
-    refused = dangerous_link(path)  # the file itself is a link
-    return refused if refused else os.open(path, _FLAGS)
-
-
-def _opened(fd: int) -> str | None:
-    """Where the open file `fd` really is, when the system says it without a lookup (Linux's
-    /proc/self/fd); None elsewhere, and the path is then resolved by name."""
-    try:
-        return os.readlink(f"/proc/self/fd/{fd}")
-    except OSError:
-        return None
 
 
 def _wide_encoding(data: bytes) -> tuple[str, str] | None:
