@@ -73,6 +73,46 @@ def test_the_slower_process_takes_fewer_parts(tmp_path: Path, slow: str) -> None
     assert 0 < by_slow <= len(said) // 2, said
 
 
+def dying(where: str) -> parallel.Check:
+    """A check whose worker dies on its second part: `where` "checking" (killed in a rule), or
+    "holding the lock" (killed while it holds the lock on the board, before it takes a part)."""
+    parent = os.getpid()
+    parts = [0]
+    labelled = checked_by("")
+
+    def check(part: list[Document]) -> parallel.Checked:
+        if os.getpid() != parent:
+            parts[0] += 1
+            if parts[0] == 2:
+                if where == "holding the lock":
+                    os.read(parallel._held_board.lock[0], 1)
+                os._exit(9)
+        return labelled(part)
+
+    return check
+
+
+@pytest.mark.usefixtures("two_cores")
+@pytest.mark.parametrize("where", ["checking", "holding the lock"])
+def test_a_worker_that_dies_leaves_its_parts_to_this_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """Whatever it took and did not answer is checked here, and a lock it died holding is not waited for."""
+    real = parallel._Board.__init__
+
+    def kept(self: parallel._Board, count: int) -> None:
+        real(self, count)
+        parallel._held_board = self  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(parallel._Board, "__init__", kept)
+    docs = documents(tmp_path, 30)
+    started = time.monotonic()
+    _, said, _ = parallel.check_documents(docs, dying(where))
+    assert [line.split()[1] for line in said] == [f"t{n:03d}.md" for n in range(30)]
+    assert said[0].startswith("worker ") and "parent t003.md" in said  # its first part answered, its second not
+    assert time.monotonic() - started < 10
+
+
 def test_a_run_over_two_processes_says_what_one_says(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Topics with findings of per-file, container and suppression rules, some of them released."""
     files = {

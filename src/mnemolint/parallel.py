@@ -4,7 +4,7 @@ Per-file rules (reading, decoding, YAML) are nearly all the cost of a large run 
 per file, so the documents are cut into parts and a forked child takes them from the front while
 this process takes them from the back, each its next part while the other has not taken it:
 neither waits for the other's share, however their speeds differ (the machine's other load, a
-slow start, files larger at one end). The child sends back, part by part, its findings plus
+slow start, files larger at one end): `_Board`. The child sends back, part by part, its findings plus
 their suppression comments, the cache entries it made of them, and, for the documents it read
 (`Document.export`), what container rules read of them (frontmatter, marks, sizes), which spares
 the parent from reading them again.
@@ -21,10 +21,6 @@ from collections.abc import Callable
 
 from mnemolint.model import Diagnostic
 from mnemolint.parse.document import Document
-
-TYPE_CHECKING = False  # typing is not imported at run time: start-up cost on every commit
-if TYPE_CHECKING:
-    from concurrent.futures import Future
 
 # Below this, starting a worker costs more than it saves: this many documents with no per-file
 # rule, fewer with some, each counted as `DOCUMENT_COST` rules (reading it, its marks, its
@@ -46,16 +42,15 @@ _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 # The documents are shared in parts of at most this many (a few milliseconds of work each); what is
 # in flight at once (the pickled bytes, the states not yet adopted) stays small, however many files
 # there are. Toward the middle of the list, where the two processes meet, parts shrink to about
-# `LAST_PART`: the pool queues one part ahead of the one its worker runs, and a queued part cannot be
-# taken back, so the process that ends first waits for up to two of the other's parts. Measured on
-# the 2-core machine, 10,000 topics with every rule: parts of 500 throughout left the parent waiting
-# 93–165 ms at the end, parts that shrink 37–45 ms.
+# `LAST_PART`: the process that ends first waits for the part the other is checking. Measured on
+# the 2-core machine, 10,000 topics with every rule (with a process pool, which queued a part ahead
+# of the one its worker ran): parts of 500 throughout left the parent waiting 93–165 ms at the end,
+# parts that shrink 37–45 ms.
 PART = 500
 LAST_PART = 50
 # Findings, the internal errors met on the way, and the cache entries made of the documents, by path.
 Checked = tuple[list[Diagnostic], list[str], list[tuple[str, tuple]]]
 Check = Callable[[list[Document]], Checked]
-_shared: tuple[list[list[Document]], Check, tuple[str, ...]] | None = None  # handed to the forked child
 
 
 def _cores() -> int:
@@ -76,30 +71,12 @@ def check_documents(
     `check` derived of it under the keys `shipped`."""
     if not sys.platform.startswith("linux") or _cores() < 2 or not _worth_a_worker(documents, rules):
         return check(documents)
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    global _shared
     parts = _parts(documents)
-    results: list[Checked] = [([], [], [])] * len(parts)
-    _shared = (parts, check, shipped)
     try:
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(1, context, initializer=_die_with_parent, initargs=(os.getpid(),)) as pool:
-            pending = [pool.submit(_work, number) for number in range(len(parts))]
-            # The worker takes its parts in order, so a part it has started means it has every
-            # part before it: from there on, this process only adopts what it sends.
-            mine, adopted = len(parts), 0
-            while mine - 1 > adopted and pending[mine - 1].cancel():
-                mine -= 1
-                results[mine] = check(parts[mine])
-                while adopted < mine and pending[adopted].done():  # what has come back meanwhile
-                    results[adopted] = _adopt(parts[adopted], pending[adopted], check)
-                    adopted += 1
-            for number in range(adopted, mine):
-                results[number] = _adopt(parts[number], pending[number], check)
-    finally:
-        _shared = None
+        board = _Board(len(parts))
+    except OSError:  # no pipe or shared page to be had: one process does it all
+        return check(documents)
+    results = board.share(parts, check, shipped)
     found: list[Diagnostic] = []
     errors: list[str] = []
     entries: list[tuple[str, tuple]] = []
@@ -146,23 +123,210 @@ def _sizes(count: int) -> list[int]:
     return sizes
 
 
-def _adopt(part: list[Document], future: Future, check: Check) -> Checked:
-    """What the worker found on `part`, its documents taking what it learnt of them; where it
-    died (killed, out of memory) or could not send its answer, `part` is checked here."""
+class _Board:
+    """What the two processes share to split the parts: a page holding the next part from the
+    front (the worker's) and the last one taken from the back (this process's), a one-byte pipe
+    whose byte is the lock on that page (whoever read it holds it), and a pipe for the worker's
+    answers, each part's pickled as it is done. Plain `fork` and pipes: a process pool costs 40–50
+    ms to import and start on a slow machine, as much as the worker saves on 2,000 files."""
+
+    def __init__(self, count: int) -> None:
+        import mmap
+
+        self.worker: int | None = None  # its pid, while it has not been reaped
+        self.page = mmap.mmap(-1, 8)  # anonymous: shared with the forked worker
+        self._set(0, count)
+        self.lock = os.pipe()
+        self.answers = os.pipe()
+        os.write(self.lock[1], b"x")
+        try:  # room for several parts' answers, so the worker seldom waits for this process to read
+            import fcntl
+
+            fcntl.fcntl(self.answers[1], getattr(fcntl, "F_SETPIPE_SZ", 1031), _PIPE_BYTES)
+        except (ImportError, OSError):
+            pass
+
+    def _get(self) -> tuple[int, int]:
+        return int.from_bytes(self.page[:4], "little"), int.from_bytes(self.page[4:], "little")
+
+    def _set(self, front: int, back: int) -> None:
+        self.page[:] = front.to_bytes(4, "little") + back.to_bytes(4, "little")
+
+    def _take(self, from_front: bool) -> int | None:
+        """The next part from the front (the worker) or the back (this process, never part 0, which
+        is the worker's), or None when the two have met; under the lock, which this process waits
+        for only while the worker lives (it may die holding it)."""
+        if not from_front and not self._acquired():
+            return self._alone()
+        if from_front:
+            os.read(self.lock[0], 1)
+        try:
+            front, back = self._get()
+            if from_front:
+                if front >= back:
+                    return None
+                self._set(front + 1, back)
+                return front
+            if back - 1 < max(front, 1):
+                return None
+            self._set(front, back - 1)
+            return back - 1
+        finally:
+            os.write(self.lock[1], b"x")
+
+    def _acquired(self) -> bool:
+        """In this process: the lock, once it is free; False when the worker has ended and left it
+        taken (killed in between), or has ended at all (then it takes no more)."""
+        import select
+
+        while True:
+            if self.worker is None:
+                return False
+            ready, _, _ = select.select([self.lock[0]], [], [], 0.2)
+            if ready:
+                os.read(self.lock[0], 1)
+                return True
+            if os.waitpid(self.worker, os.WNOHANG)[0]:
+                self.worker = None  # reaped: it took its last part
+
+    def _alone(self) -> int | None:
+        """The next part from the back once the worker is gone: nobody else takes any."""
+        front, back = self._get()
+        if back - 1 < front:
+            return None
+        self._set(front, back - 1)
+        return back - 1
+
+    def share(self, parts: list[list[Document]], check: Check, shipped: tuple[str, ...]) -> list[Checked]:
+        """Each part checked by the worker or here, its result at its place; a part the worker
+        took but did not answer (it died, its answer could not be pickled) is checked here."""
+        results: list[Checked | None] = [None] * len(parts)
+        parent = os.getpid()
+        try:
+            child = os.fork()
+        except OSError:
+            child = -1
+        if child == 0:
+            self._work(parent, parts, check, shipped)  # never returns
+        self.worker = child if child > 0 else None
+        os.close(self.answers[1])
+        reader = _Answers(self.answers[0])
+        try:
+            if child > 0:
+                os.set_blocking(self.answers[0], False)
+                while True:
+                    number = self._take(False)
+                    if number is None:
+                        break
+                    results[number] = check(parts[number])
+                    reader.adopt(parts, results)
+                os.set_blocking(self.answers[0], True)
+                reader.adopt(parts, results)  # blocking now: to the worker's end
+        finally:
+            if self.worker is not None:
+                _reap(self.worker, kill=any(result is None for result in results))
+            os.close(self.answers[0])
+            for fd in self.lock:
+                os.close(fd)
+            self.page.close()
+        for number, result in enumerate(results):
+            if result is None:  # the worker's and unanswered, or no worker
+                results[number] = check(parts[number])
+        return results  # type: ignore[return-value]
+
+    def _work(self, parent: int, parts: list[list[Document]], check: Check, shipped: tuple[str, ...]) -> None:
+        """In the worker: parts from the front until the two processes meet, each answered as done."""
+        code = 0
+        try:
+            os.close(self.answers[0])
+            _die_with_parent(parent)
+            import pickle
+
+            while True:
+                number = self._take(True)
+                if number is None:
+                    break
+                checked = check(parts[number])
+                try:
+                    answer = pickle.dumps((checked, [document.export(shipped) for document in parts[number]]), 5)
+                except Exception:  # noqa: BLE001 - something in it cannot be pickled: this process checks it
+                    answer = b""
+                _write_all(self.answers[1], len(answer).to_bytes(8, "little") + number.to_bytes(4, "little") + answer)
+        except BaseException:  # noqa: BLE001 - whatever ends it, the parent checks what it did not answer
+            code = 1
+        finally:
+            os._exit(code)
+
+
+_PIPE_BYTES = 1 << 20
+_HEAD = 12  # an answer's length (8 bytes) and its part's number (4)
+
+
+class _Answers:
+    """The worker's answers as they arrive: read in chunks, each whole one adopted at once."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.pending = bytearray()
+        self.ended = False
+
+    def adopt(self, parts: list[list[Document]], results: list[Checked | None]) -> None:
+        """What has arrived (on a blocking pipe: everything, to the worker's end), adopted: each
+        part's findings at its place, its documents taking what the worker learnt of them."""
+        import pickle
+
+        while not self.ended:
+            try:
+                chunk = os.read(self.fd, _PIPE_BYTES)
+            except BlockingIOError:
+                return
+            if not chunk:
+                self.ended = True
+            self.pending += chunk
+            while len(self.pending) >= _HEAD:
+                size = int.from_bytes(self.pending[:8], "little")
+                if len(self.pending) < _HEAD + size:
+                    break
+                number = int.from_bytes(self.pending[8:_HEAD], "little")
+                answer = bytes(self.pending[_HEAD : _HEAD + size])
+                del self.pending[: _HEAD + size]
+                if answer and 0 <= number < len(parts):
+                    try:
+                        checked, states = pickle.loads(answer)  # noqa: S301 - our own forked worker's
+                        for document, state in zip(parts[number], states, strict=True):
+                            document.adopt(state)
+                    except Exception:  # noqa: BLE001, S112 - a garbled answer: the part is checked here
+                        continue
+                    results[number] = checked
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _reap(child: int, kill: bool) -> None:
+    """Wait for the worker to end (killed first when parts it took are unanswered: it died or
+    this run is being left)."""
+    import signal
+
+    if kill:
+        try:
+            os.kill(child, signal.SIGKILL)
+        except OSError:
+            pass
     try:
-        checked, states = future.result()
-    except Exception:  # noqa: BLE001 - whatever went wrong there, the part is checked here
-        return check(part)
-    for document, state in zip(part, states, strict=True):
-        document.adopt(state)
-    return checked
+        os.waitpid(child, 0)
+    except ChildProcessError:
+        pass
 
 
 def _die_with_parent(parent: int) -> None:
     """In the worker, first: end it when the parent dies, so a killed run leaves nothing behind.
 
-    Fork copied both ends of the pool's pipes into the worker, so it never sees their EOF and
-    would wait for its next task forever. The kernel kills it (PR_SET_PDEATHSIG); where ctypes
+    Fork copied both ends of the lock's pipe into the worker, so it never sees its EOF and would
+    wait for the lock forever. The kernel kills it (PR_SET_PDEATHSIG); where ctypes
     cannot arm that, a thread watches the parent's pid instead.
     """
     import gc
@@ -193,11 +357,3 @@ def _watch(parent: int) -> None:
     while os.getppid() == parent:
         time.sleep(0.2)
     os._exit(1)
-
-
-def _work(number: int) -> tuple[Checked, list]:
-    """In the worker: part `number` of its documents checked, with what the parent takes of them."""
-    assert _shared is not None
-    parts, check, shipped = _shared
-    checked = check(parts[number])
-    return checked, [document.export(shipped) for document in parts[number]]

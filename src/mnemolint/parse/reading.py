@@ -40,12 +40,14 @@ def open_regular(path: str) -> tuple[int, os.stat_result] | str:
     file object for a file read once), and its `fstat`; or why it is refused: a dangerous link
     (the file itself, or a linked folder above it), or something other than a regular file
     standing at its name (a FIFO or device swapped in since the walk saw a file)."""
-    opened = _in_folder(path) if _held is not None and _held.thread == get_ident() else None
+    opened: tuple[int, str | None] | None = None
+    if _held is not None and _held.thread == get_ident():
+        opened = _in_folder(path)
     if opened is None:
-        fd = _open(path)
-        if isinstance(fd, str):
-            return fd
-        opened = fd, _where(fd)
+        by_path = _open(path)
+        if isinstance(by_path, str):
+            return by_path
+        opened = by_path, _where(by_path)
     fd, real = opened
     try:
         # Opened where it is named, the absolute and normal path it is: no link on its way.
