@@ -174,6 +174,58 @@ def test_the_parent_reads_no_topic_the_worker_read(tmp_path: Path, monkeypatch: 
     assert set(read_after) <= {"MEMORY.md", "t005.md"}, read_after  # the indexes, which their rules read whole
 
 
+def test_the_parent_parses_no_frontmatter_the_worker_parsed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With every rule, the worker sends a frontmatter block's lines, not its parse, and what the
+    container rules read of each topic (MEM109 its description, MEM208 its title) computed: this
+    process parses no block of a topic the worker checked, and says what one process says."""
+    files = {
+        f"memory/t{n:03d}.md": TOPIC_TEXT.replace("name: t", f"name: t{n}").replace(
+            "A topic", f"Topic {n} on the build" if n % 4 else "Gone stale"
+        )
+        for n in range(24)
+    }
+    index = "".join(f"- [T{n}](t{n:03d}.md) — Topic {n} on the build\n" for n in range(24))
+    write_tree(tmp_path, {**files, "memory/MEMORY.md": "# Memory\n\n" + index})
+    settings = preview_settings(tmp_path)
+    alone = lint([str(tmp_path)], settings)
+    monkeypatch.setattr(parallel, "MIN_DOCUMENTS", 1)
+    monkeypatch.setattr(parallel, "_cores", lambda: 2)
+    monkeypatch.setattr(parallel, "PART", 4)
+    parent = os.getpid()
+    checked_here: set[str] = set()
+    parsed_after: list[str] = []
+    real_check = parallel.check_documents
+    real_parse = Document.frontmatter.fget
+    phase: list[str] = []
+
+    def per_file(documents: list[Document], check: parallel.Check, *args: object) -> parallel.Checked:
+        def here(part: list[Document]) -> parallel.Checked:
+            if os.getpid() == parent:
+                checked_here.update(document.rel for document in part)
+            return check(part)
+
+        done = real_check(documents, here, *args)  # type: ignore[arg-type]
+        phase.append("after")
+        return done
+
+    def parsed(self: Document) -> object:
+        if phase and os.getpid() == parent and self._frontmatter is None:
+            parsed_after.append(self.rel)
+        return real_parse(self)
+
+    monkeypatch.setattr(parallel, "check_documents", per_file)
+    monkeypatch.setattr(Document, "frontmatter", property(parsed))
+    shared = lint([str(tmp_path)], settings)
+    assert [d.sort_key() + (d.message,) for d in shared.diagnostics] == [
+        d.sort_key() + (d.message,) for d in alone.diagnostics
+    ]
+    assert "MEM109" in {d.code for d in shared.diagnostics}  # the stale descriptions, judged from the shipped ones
+    assert checked_here and len(checked_here) < 25  # both processes checked topics
+    theirs = [document for document in shared.tree.documents if document.rel not in checked_here]
+    assert [document.rel for document in theirs if document._frontmatter is not None] == []  # lines came, not a parse
+    assert [rel for rel in parsed_after if rel not in checked_here] == []
+
+
 @given(count=st.integers(min_value=1, max_value=120_000), part=st.integers(min_value=1, max_value=600))
 @hypothesis_settings(max_examples=300, deadline=None)
 def test_the_parts_cover_the_documents_in_order_and_shrink_toward_the_middle(count: int, part: int) -> None:

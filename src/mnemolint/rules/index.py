@@ -10,7 +10,7 @@ import posixpath
 from collections.abc import Callable, Iterator
 from functools import lru_cache, partial
 
-from mnemolint.kinds.memory import ABSOLUTE, ESCAPES, MEMORY_DIR, MISSING, UNKNOWN, URL, MemoryDir, unindexable
+from mnemolint.kinds.memory import ABSOLUTE, ESCAPES, MEMORY_DIR, MISSING, TOPIC, UNKNOWN, URL, MemoryDir, unindexable
 from mnemolint.model import ERROR, INFO, SAFE, UNSAFE, WARNING, Edit, Fix, Hit
 from mnemolint.options import INT, RATIO, Option
 from mnemolint.parse import index_lines as il
@@ -709,6 +709,15 @@ def _drift(title: str, summary: str, description: str) -> str | None:
     return wording.difference(f"{title} {summary}", description)
 
 
+def _description(topic: Document) -> str | None:
+    return topic.frontmatter.text("description")
+
+
+# What MEM109 reads of each topic, computed by the per-file pass (`member_facts`): in whichever
+# process checked the topic, not parsed again in the container stage.
+_DESCRIBED = "description"
+
+
 @rule(
     "MEM109",
     "index-description-drift",
@@ -717,12 +726,13 @@ def _drift(title: str, summary: str, description: str) -> str | None:
     reads_other_members=OTHERS_LINKED,
     cacheable=True,
     summary="An index entry's text no longer matches its topic's `description`.",
+    member_facts=((TOPIC, _DESCRIBED, _description),),
 )
 def index_description_drift(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
     for line in memdir.lines:
         rel = _topic_of(memdir, line)
         summary = line.summary() if rel else ""
-        description = memdir.topic_by_rel[rel].frontmatter.text("description") if rel and summary else None
+        description = memdir.topic_by_rel[rel].derived(_DESCRIBED, _description) if rel and summary else None
         if not description or not description.strip():
             continue
         drift = _drift(line.links[0].title, summary, description)
