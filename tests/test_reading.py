@@ -74,7 +74,7 @@ def test_the_folder_is_asked_once_and_closed_on_the_way_out(tree: Path, monkeypa
         assert read(tree / "b.md") == b"beta\n"
         assert len(asked) == 1  # the folder, not each file
     assert set(os.listdir("/proc/self/fd")) == before
-    assert reading._held is None
+    assert reading._here.folder is None
     read(tree / "a.md")
     assert len(asked) == 2  # outside: each file is asked where it is
 
@@ -83,13 +83,43 @@ def test_another_thread_opens_by_path(tree: Path, monkeypatch: pytest.MonkeyPatc
     """A descriptor is the process's: a thread that did not open it never relies on it."""
     inside: list[str] = []
     in_folder = reading._in_folder
-    monkeypatch.setattr(reading, "_in_folder", lambda path: inside.append(path) or in_folder(path))
+    monkeypatch.setattr(reading, "_in_folder", lambda held, path: inside.append(path) or in_folder(held, path))
     found: list[bytes | str] = []
     with folders():
         thread = threading.Thread(target=lambda: found.append(read(tree / "a.md")))
         thread.start()
         thread.join()
     assert found == [b"alpha\n"] and inside == []
+
+
+def test_threads_each_hold_their_own_folder(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two threads in `folders()` at once, reading in turn in two folders: each reads its own
+    files inside its own folder, asked where it is once, and each one's folder is closed when it
+    leaves."""
+    asked: list[int] = []
+    where = reading._where
+    monkeypatch.setattr(reading, "_where", lambda fd: asked.append(fd) or where(fd))
+    before = set(os.listdir("/proc/self/fd"))
+    turns = threading.Barrier(2)
+    found: dict[str, list[bytes | str]] = {"top": [], "sub": []}
+
+    def reader(which: str, names: tuple[str, ...]) -> None:
+        with folders():
+            for name in names * 3:
+                turns.wait()  # the other thread has just read in its folder
+                found[which].append(read(tree / name))
+
+    threads = [
+        threading.Thread(target=reader, args=("top", ("a.md", "b.md"))),
+        threading.Thread(target=reader, args=("sub", ("sub/c.md", "sub/c.md"))),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert found == {"top": [b"alpha\n", b"beta\n"] * 3, "sub": [b"gamma\n"] * 6}
+    assert len(asked) == 2  # each thread's folder once, no file by path
+    assert set(os.listdir("/proc/self/fd")) == before
 
 
 def test_a_folder_swapped_for_a_dangerous_link_while_held_is_not_followed(tree: Path, tmp_path: Path) -> None:

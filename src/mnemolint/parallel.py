@@ -136,8 +136,19 @@ class _Board:
         self.worker: int | None = None  # its pid, while it has not been reaped
         self.page = mmap.mmap(-1, 8)  # anonymous: shared with the forked worker
         self._set(0, count)
-        self.lock = os.pipe()
-        self.answers = os.pipe()
+        made: list[int] = []
+        try:
+            self.lock = os.pipe()
+            made += self.lock
+            self.answers = os.pipe()
+        except OSError:  # out of descriptors: nothing is left open
+            for fd in made:
+                os.close(fd)
+            self.page.close()
+            raise
+        # Both processes read the lock's one end: each waits in `select` and reads without blocking,
+        # so that one the other beat to the byte waits again instead of blocking in `read`.
+        os.set_blocking(self.lock[0], False)
         os.write(self.lock[1], b"x")
         try:  # room for several parts' answers, so the worker seldom waits for this process to read
             import fcntl
@@ -159,7 +170,8 @@ class _Board:
         if not from_front and not self._acquired():
             return self._alone()
         if from_front:
-            os.read(self.lock[0], 1)
+            while not _locked(self.lock[0], None):
+                pass
         try:
             front, back = self._get()
             if from_front:
@@ -177,14 +189,10 @@ class _Board:
     def _acquired(self) -> bool:
         """In this process: the lock, once it is free; False when the worker has ended and left it
         taken (killed in between), or has ended at all (then it takes no more)."""
-        import select
-
         while True:
             if self.worker is None:
                 return False
-            ready, _, _ = select.select([self.lock[0]], [], [], 0.2)
-            if ready:
-                os.read(self.lock[0], 1)
+            if _locked(self.lock[0], 0.2):
                 return True
             if os.waitpid(self.worker, os.WNOHANG)[0]:
                 self.worker = None  # reaped: it took its last part
@@ -200,17 +208,28 @@ class _Board:
     def share(self, parts: list[list[Document]], check: Check, shipped: tuple[str, ...]) -> list[Checked]:
         """Each part checked by the worker or here, its result at its place; a part the worker
         took but did not answer (it died, its answer could not be pickled) is checked here."""
+        import signal
+
         results: list[Checked | None] = [None] * len(parts)
         parent = os.getpid()
+        # No signal is handled between the fork and the worker's `try`: a Ctrl-C there would
+        # unwind the worker through the caller's code (its output flushed twice, its handlers run).
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
         try:
             child = os.fork()
         except OSError:
             child = -1
         if child == 0:
-            self._work(parent, parts, check, shipped)  # never returns
+            try:
+                signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+                self._work(parent, parts, check, shipped)
+            finally:
+                os._exit(1)  # `_work` never returns: this is for a signal met before it began
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         self.worker = child if child > 0 else None
         os.close(self.answers[1])
         reader = _Answers(self.answers[0])
+        done = False
         try:
             if child > 0:
                 os.set_blocking(self.answers[0], False)
@@ -222,9 +241,10 @@ class _Board:
                     reader.adopt(parts, results)
                 os.set_blocking(self.answers[0], True)
                 reader.adopt(parts, results)  # blocking now: to the worker's end
-        finally:
+            done = True
+        finally:  # left by an exception (Ctrl-C here alone, a bug), the worker is not waited for
             if self.worker is not None:
-                _reap(self.worker, kill=any(result is None for result in results))
+                _reap(self.worker, kill=not done or any(result is None for result in results))
             os.close(self.answers[0])
             for fd in self.lock:
                 os.close(fd)
@@ -298,6 +318,22 @@ class _Answers:
                     except Exception:  # noqa: BLE001, S112 - a garbled answer: the part is checked here
                         continue
                     results[number] = checked
+
+
+def _locked(fd: int, timeout: float | None) -> bool:
+    """Whether this process took the lock's byte from the non-blocking `fd` within `timeout`
+    seconds (None: however long it takes to be there); False too when the other process took
+    the byte it waited for first."""
+    import select
+
+    ready, _, _ = select.select([fd], [], [], timeout)
+    if not ready:
+        return False
+    try:
+        os.read(fd, 1)  # never at its end: both processes hold the write end open
+    except BlockingIOError:
+        return False
+    return True
 
 
 def _write_all(fd: int, data: bytes) -> None:

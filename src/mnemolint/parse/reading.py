@@ -13,7 +13,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from _thread import get_ident
+from _thread import _local
 
 from mnemolint.paths import dangerous_link
 
@@ -40,9 +40,8 @@ def open_regular(path: str) -> tuple[int, os.stat_result] | str:
     file object for a file read once), and its `fstat`; or why it is refused: a dangerous link
     (the file itself, or a linked folder above it), or something other than a regular file
     standing at its name (a FIFO or device swapped in since the walk saw a file)."""
-    opened: tuple[int, str | None] | None = None
-    if _held is not None and _held.thread == get_ident():
-        opened = _in_folder(path)
+    held = _here.folder
+    opened: tuple[int, str | None] | None = _in_folder(held, path) if held is not None else None
     if opened is None:
         by_path = _open(path)
         if isinstance(by_path, str):
@@ -87,13 +86,12 @@ class _Folder:
     """The folder `folders()` last opened a file in: its path as named, its descriptor (-1 when it
     could not be opened and asked where it is: its files are then opened by path), and where it is."""
 
-    __slots__ = ("path", "fd", "real", "thread")
+    __slots__ = ("path", "fd", "real")
 
     def __init__(self) -> None:
         self.path: str | None = None
         self.fd = -1
         self.real = ""
-        self.thread = get_ident()  # a descriptor is the process's: another thread never uses it
 
     def enter(self, path: str) -> None:
         self.close()
@@ -114,26 +112,31 @@ class _Folder:
         self.fd, self.path = -1, None
 
 
-_held: _Folder | None = None
+class _Here(_local):
+    """What `folders()` holds, for each thread its own: another thread's folder is never used."""
+
+    folder: _Folder | None = None
 
 
-def _in_folder(path: str) -> tuple[int, str] | None:
-    """The file at `path` opened inside its folder (the one held, opened again when it is another),
+_here = _Here()
+
+
+def _in_folder(held: _Folder, path: str) -> tuple[int, str] | None:
+    """The file at `path` opened inside its folder (the one `held`, opened again when it is another),
     without following a link at its name, and where it really is; None when it is to be opened by
     path (the folder could not be asked, the file is a link: `_open` judges it)."""
-    assert _held is not None
     folder, name = os.path.split(path)
-    if folder != _held.path:
-        _held.enter(folder)
-    if _held.fd < 0 or not _NOFOLLOW or name in _NOT_A_NAME:
+    if folder != held.path:
+        held.enter(folder)
+    if held.fd < 0 or not _NOFOLLOW or name in _NOT_A_NAME:
         return None
     try:
-        fd = os.open(name, _FLAGS | _NOFOLLOW, dir_fd=_held.fd)
+        fd = os.open(name, _FLAGS | _NOFOLLOW, dir_fd=held.fd)
     except OSError as error:
         if error.errno in (errno.ELOOP, errno.EMLINK):
             return None
         raise
-    return fd, os.path.join(_held.real, name)
+    return fd, os.path.join(held.real, name)
 
 
 class folders:  # noqa: N801 - used as a function: `with folders():`
@@ -144,13 +147,12 @@ class folders:  # noqa: N801 - used as a function: `with folders():`
     __slots__ = ("owner",)
 
     def __enter__(self) -> None:
-        global _held
-        self.owner = _held is None
+        self.owner = _here.folder is None
         if self.owner:
-            _held = _Folder()
+            _here.folder = _Folder()
 
     def __exit__(self, *_: object) -> None:
-        global _held
-        if self.owner and _held is not None:
-            _held.close()
-            _held = None
+        held = _here.folder
+        if self.owner and held is not None:
+            held.close()
+            _here.folder = None
