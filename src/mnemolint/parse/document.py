@@ -371,7 +371,7 @@ class Document:
         if self._text is None or not self._loaded or self._given:
             return
         try:
-            if self.container is not None and self.kind is not None and self.kind.frontmatter:
+            if self.container is not None:
                 self._keep_frontmatter(kept is not None)
             self.suppressions  # noqa: B018 - parsed while the lines are at hand
         except Exception:  # noqa: BLE001 - a parser's bug: kept whole, the rules that read it report it
@@ -385,7 +385,10 @@ class Document:
 
     def _keep_frontmatter(self, unparse: bool) -> None:
         """Before the text goes: the lines of a closed frontmatter block, unparsed (`unparse`: even
-        when it was parsed); any other block (none, unclosed) parsed now, which costs nothing."""
+        when it was parsed); any other block (none, unclosed) parsed now, which costs nothing. A
+        kind without frontmatter keeps nothing: a `---` there is text, and `_head` would say a block."""
+        if self.kind is None or not self.kind.frontmatter:
+            return
         if self._head is not None or (self._frontmatter is not None and not unparse):
             return
         lines = self.lines
@@ -403,7 +406,7 @@ class Document:
         keep (`keep`); and what was derived of it
         under the keys `shipped` (`derived`: what container rules read of each member). A file the
         worker never read the parent reads lazily where a rule needs it."""
-        if self._frontmatter is not None and self._text is not None and self.kind is not None and self.kind.frontmatter:
+        if self._frontmatter is not None and self._text is not None:
             # A parsed block costs more to unpickle than to parse again where a container rule
             # asks, which most never do (what they read of every member is `shipped`): 10,000
             # topics with every rule, the parent's unpickling 52-60 -> 9-13 ms, the answers 1.8 -> 0.9 MB.
