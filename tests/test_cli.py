@@ -561,3 +561,37 @@ def test_ctrl_c_during_the_last_flush_exits_130_without_a_traceback(tmp_path: Pa
     result = subprocess.run([sys.executable, "-c", CTRL_C_AT_EXIT], capture_output=True, text=True, cwd=tmp_path)
     assert result.returncode == 130
     assert "Traceback" not in result.stderr
+
+
+# The console script as pip writes it, saying on stderr whether `locale` was imported by the end.
+CONSOLE_SAYS_LOCALE = """
+import sys
+from mnemolint import cli
+
+def run_then_tell():
+    code = real_main()
+    print("locale" in sys.modules, file=sys.stderr)
+    return code
+
+real_main, cli.main = cli.main, run_then_tell
+sys.argv = ["mnemolint", *sys.argv[1:]]
+cli.entry()
+"""
+
+
+def test_the_console_script_never_looks_for_argparse_catalogues(tree) -> None:
+    """argparse's words are its own English, looked up nowhere: no `locale` import, whose cost every
+    commit would pay; its usage errors read as they always did."""
+    root = tree(CLEAN)
+
+    def console(*args: str) -> subprocess.CompletedProcess:
+        command = [sys.executable, "-c", CONSOLE_SAYS_LOCALE, *args]
+        return subprocess.run(command, capture_output=True, text=True, cwd=root, timeout=60)
+
+    checked = console("check", ".")
+    assert (checked.returncode, checked.stderr) == (0, "False\n")
+    refused = console("hook")
+    assert (refused.returncode, refused.stderr.splitlines()[0]) == (
+        2,
+        "mnemolint: error: the following arguments are required: event (see `mnemolint hook --help`)",
+    )

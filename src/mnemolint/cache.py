@@ -851,7 +851,13 @@ def _thaw_lines(frozen: tuple, lines: list[str]) -> list[IndexLine]:
     without links is no entry, whatever a damaged or crafted file says (the rules read its first link)."""
     from mnemolint.parse.index_lines import IndexLine, Link
 
-    return [  # ValueError (zip's, or unpacking's) when they are not as many
-        IndexLine(number, raw.rstrip("\r"), kind, [Link(*link) for link in links], entry is True and bool(links))
+    return [  # ValueError (zip's, or unpacking's) when they are not as many; most entries hold one link
+        IndexLine(
+            number,
+            raw.rstrip("\r"),
+            kind,
+            [Link(*links[0])] if len(links) == 1 else [Link(*link) for link in links],
+            entry is True and bool(links),
+        )
         for number, (raw, (kind, links, entry)) in enumerate(zip(lines, frozen, strict=True), 1)
     ]

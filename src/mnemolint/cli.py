@@ -154,6 +154,17 @@ def _tolerant_streams() -> None:
             reconfigure(errors="backslashreplace")
 
 
+def _untranslated(message: str) -> str:
+    """argparse's own words (`usage: `, `options`, its error phrases), as argparse writes them.
+
+    argparse asks gettext for each of them as it builds a parser, and gettext, finding no catalogue
+    cached, looks for one on disk every time and imports `locale` to expand the language names:
+    1.3 ms of a pre-commit run, for catalogues Python does not ship. mnemolint's messages are
+    English, and so are argparse's among them. Set by the console script only (`entry`): a program
+    that calls `main` keeps its own argparse as it was."""
+    return message
+
+
 def entry() -> None:
     """The console script: exit without tearing down every object of a large run one by one."""
     import gc
@@ -163,6 +174,7 @@ def entry() -> None:
     # its peak memory unchanged. What start-up imported is never scanned at all (`freeze`).
     gc.freeze()
     gc.set_threshold(100_000, 20, 20)
+    argparse._ = _untranslated  # type: ignore[attr-defined] - see `_untranslated`
     code = main()
     for stream in (sys.stdout, sys.stderr):
         try:

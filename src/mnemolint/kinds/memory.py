@@ -84,10 +84,11 @@ class MemoryDir(Container):
         self.reader: Agent = memory_reader(path)
         self._lines: list[IndexLine] | None = None
         self._topic_by_rel: dict[str, Document] | None = None
-        self._resolved: dict[tuple[str, str], Resolved | None] = {}  # every index rule asks for the same targets
+        # every index rule asks for the same targets: keyed by the target, or by (folder, target) in a subfolder
+        self._resolved: dict[str | tuple[str, str], Resolved | None] = {}
         self._exists_cache: dict[str, bool | None] = {}
         self._cuts: dict[tuple[int, int], LoadCut] = {}
-        self._by_name: set[tuple[str, str]] = set()  # resolutions no file system answer went into
+        self._by_name: set[str | tuple[str, str]] = set()  # resolutions no file system answer went into
         self._asked = False  # whether the resolution under way asked the file system
         self._names: dict[str, tuple[str, ...]] = {}  # what each link target may name (`_candidates`)
 
@@ -235,7 +236,7 @@ class MemoryDir(Container):
     def resolve(self, target: str, base: str = "") -> Resolved | None:
         """Resolve a link target against the memory dir, or against its folder `base` (a topic's
         links are relative to the topic); None for in-page anchors and empty links."""
-        key = (base, target)
+        key = (base, target) if base else target
         resolved = self._resolved.get(key, _UNRESOLVED)
         if resolved is _UNRESOLVED:
             self._asked = False
@@ -254,6 +255,12 @@ class MemoryDir(Container):
             self._by_name |= earlier._by_name
 
     def _resolve(self, target: str, base: str) -> Resolved | None:
+        if not base and target and _plain(target):  # most links of an index: the loop below finds
+            if target in self.topic_by_rel:  # the target itself first, by name or in the dir's listing
+                return Resolved(target, None)
+            if self._exists_cache.get(target):  # its keys are normalized paths in the dir
+                self._asked = True
+                return Resolved(target, None)
         if not target or target[0] == "#":
             return None
         if ":" in target or target[0] in "/\\~":  # else no scheme, drive or root: the common case
@@ -294,11 +301,10 @@ class MemoryDir(Container):
         its topics (the hook's), where every other link would cost one."""
         try:
             with os.scandir(self.path) as entries:
-                for entry in entries:
-                    if not entry.is_symlink():
-                        self._exists_cache.setdefault(entry.name, True)
+                listed = dict.fromkeys([entry.name for entry in entries if not entry.is_symlink()], True)
         except OSError:
             return  # each link is then looked up on its own
+        self._exists_cache = {**listed, **self._exists_cache}  # what was looked up already stands
 
     def _exists(self, rel: str) -> bool | None:
         """Whether `rel` is in the memory dir; None when that cannot be known (a directory on the way
@@ -358,6 +364,12 @@ def _decode_reference(match: re.Match) -> str:
     code = int(decimal) if decimal is not None else int(hexadecimal, 16)
     # Code point 0, surrogates and anything past Unicode read as U+FFFD.
     return chr(code) if 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else "\ufffd"
+
+
+def _plain(rel: str) -> bool:
+    """Whether a path in the memory dir, written as a link's target, is read as that path first:
+    no scheme, root, fragment or query (`_resolve`'s first tests), so its first candidate is itself."""
+    return "#" not in rel and "?" not in rel and ":" not in rel and rel[0] not in "/\\~"
 
 
 def _escapes(rel: str) -> bool:

@@ -341,6 +341,8 @@ def index_line_too_long(memdir: MemoryDir, options: dict) -> Iterator[Hit]:
         main = document is memdir.index
         cost = loaded if main else "an agent that opens this index reads every line of it"
         for line in lines:
+            if 2 * len(line.text) <= limit:
+                continue  # under the limit however it is written: a character is at most two UTF-16 units
             length = utf16_len(line.text)
             if length <= limit or main and line.kind in _CONTENT_KINDS:
                 continue  # a paragraph, code or nested detail of MEMORY.md: MEM108's, once for its block
