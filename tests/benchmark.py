@@ -221,9 +221,11 @@ def main() -> None:
     parser.add_argument("--growth", action="store_true", help="also 10k/50k/100k topics: time and memory")
     parser.add_argument("--servers", action="store_true", help="also the language server and the MCP server")
     parser.add_argument("--hook", action="store_true", help="also `hook post-tool-use` on 2,000 topics")
+    parser.add_argument("--profile", action="store_true", help="also where start-up and per-file time go")
     args = parser.parse_args()
     args.growth = args.growth or args.peers
-    args.hook = args.hook or args.peers
+    args.hook = args.hook or args.peers or args.profile
+    args.profile = args.profile or args.peers
     import mnemolint
 
     compileall.compile_dir(os.path.dirname(mnemolint.__file__), quiet=1)
@@ -248,8 +250,10 @@ def main() -> None:
             growth_table(work, args.runs, mnemolint_command, goals)
         if args.servers:
             servers(work, small, args.runs)
-        if args.hook:
-            hook_table(work, args.runs, goals)
+        hooks = hook_table(work, args.runs, goals) if args.hook else {}
+        if args.profile:
+            startup_profile(work, small, hooks, args.runs, mnemolint_command)
+            per_file_profile(os.path.join(work, "tree10000"), 10_000)
     goals.print()
 
 
@@ -541,7 +545,7 @@ def servers(work: str, small: str, runs: int) -> None:
 HOOK_TOPIC = 1_000  # the topic written: linked from the index, past its 200-line cut
 
 
-def hook_table(work: str, runs: int, goals: Goals) -> None:
+def hook_table(work: str, runs: int, goals: Goals) -> dict[str, tuple[list[str], str, dict[str, str]]]:
     """The hook answering an Edit of a topic (and of `MEMORY.md`) in 2,000 topics with a 1,962-line
     index: in a project's `.claude/projects/p/memory` (flat) and in a new user's auto memory
     (`HOME/.claude/projects/-home-me-proj/memory`, `XDG_CACHE_HOME` an empty folder: no cache
@@ -619,6 +623,10 @@ def hook_table(work: str, runs: int, goals: Goals) -> None:
             "≤ 50 ms warm, ≤ 150 ms with no cache",
             met,
         )
+    return {
+        tier: commands[f"flat|warm|{topic_name(HOOK_TOPIC)}|{preview}"]
+        for tier, preview in zip(TIERS, ("", "--preview"), strict=True)
+    }
 
 
 def _auto_memory(root: str, project: str) -> str:
@@ -658,6 +666,168 @@ def _timed(command: list[str], stdin: str, env: dict[str, str]) -> tuple[float, 
         _, _, usage = os.wait4(process.pid, 0)
         process.returncode = 0  # reaped here, not by Popen
     return (time.perf_counter() - start) * 1000, (usage.ru_utime + usage.ru_stime) * 1000
+
+
+# The console script, which writes the names of the modules its process imported to the file named
+# by BENCHMARK_MODULES once the command is done (`startup_profile`).
+MODULES_PROBE = """
+import re, os, sys
+from mnemolint import cli
+command = cli.main
+def main():
+    try:
+        return command()
+    finally:
+        with open(os.environ["BENCHMARK_MODULES"], "w", encoding="utf-8") as handle:
+            handle.write("\\n".join(sys.modules))
+cli.main = main
+sys.argv[0] = "mnemolint"
+sys.exit(cli.entry())
+"""
+# Imports the modules listed in the file `argv[1]`, in their order, and nothing else; with a
+# second argument, only those of the standard library (and other packages), not mnemolint's.
+IMPORTS = """
+import sys
+with open(sys.argv[1], encoding="utf-8") as handle:
+    names = handle.read().split()
+for name in names:
+    if name not in sys.modules and (len(sys.argv) < 3 or name.split(".")[0] != "mnemolint"):
+        try:
+            __import__(name)
+        except ImportError:
+            pass  # a module made at run time, not importable by name
+"""
+
+
+def startup_profile(
+    work: str, small: str, hooks: dict[str, tuple[list[str], str, dict[str, str]]], runs: int, mnemolint: list[str]
+) -> None:
+    """Where a short run's time goes: the 3-file check cold (cache written) and the hook's warm
+    topic write, each with both rule sets, against processes that stop earlier: the bare
+    interpreter, one that imports only the standard library modules the run imports, and one
+    that imports every module the run imports (mnemolint's too) and does nothing else. Medians
+    of interleaved runs; each column the difference from the one before."""
+    from itertools import pairwise
+
+    python = sys.executable
+    cases: dict[str, tuple[list[str], str, dict[str, str]]] = {}
+    before: dict[str, Callable[[], None]] = {}
+    for tier, flags in TIERS.items():
+        cache = os.path.join(work, f"profile-cache{len(flags)}")
+        name = f"3 files, cold, {tier}"
+        cases[name] = ([*mnemolint, "check", small, "--exit-zero", "--quiet", *flags], os.devnull, cache_env(cache))
+        before[name] = forget(cache)
+    for tier, case in hooks.items():
+        cases[f"hook, topic write, warm, {tier}"] = case
+    commands: dict[str, tuple[list[str], str, dict[str, str]]] = {"bare": ([python, "-c", "pass"], os.devnull, {})}
+    for number, (name, (command, stdin, env)) in enumerate(cases.items()):
+        listed = os.path.join(work, f"modules-{number}.txt")
+        probe = [python, "-c", MODULES_PROBE, *command[3:]]  # the console script's arguments
+        with open(stdin, "rb") as handle:
+            subprocess.run(
+                probe,
+                stdin=handle,
+                stdout=subprocess.DEVNULL,
+                env={**os.environ, **env, "BENCHMARK_MODULES": listed},
+                check=False,
+            )
+        commands[f"{name}|standard library"] = (
+            [python, "-c", IMPORTS, listed, "standard library only"],
+            os.devnull,
+            {},
+        )
+        commands[f"{name}|every module"] = ([python, "-c", IMPORTS, listed], os.devnull, {})
+        commands[f"{name}|whole"] = (command, stdin, env)
+    times: dict[str, list[float]] = {}
+    for _ in range(max(runs * 4, 20)):
+        for name, (command, stdin, env) in commands.items():
+            if name.endswith("|whole") and name[: -len("|whole")] in before:
+                before[name[: -len("|whole")]]()
+            times.setdefault(name, []).append(_timed(command, stdin, env)[0])
+    median = {name: statistics.median(each) for name, each in times.items()}
+    print(
+        "\n| where a short run's time goes | the interpreter | + its standard library imports "
+        "| + mnemolint's modules | + the run itself | whole |"
+    )
+    print("|---|---|---|---|---|---|")
+    for name in cases:
+        steps = [median["bare"], *(median[f"{name}|{step}"] for step in ("standard library", "every module", "whole"))]
+        cells = [
+            ms(steps[0]),
+            *(f"{later - earlier:+.1f} ms" for earlier, later in pairwise(steps)),
+            ms(steps[-1]),
+        ]
+        print(f"| {name} | " + " | ".join(cells) + " |")
+
+
+# The console script with every rule, on one core, a timer around each rule, and around the reading
+# and the frontmatter of each file before its first rule: the seconds each took, as JSON.
+RULE_TIMES = """
+import json, sys, time
+import mnemolint.parallel as parallel
+parallel.MIN_DOCUMENTS = 1 << 62
+from mnemolint import cli, rules
+from mnemolint.parse.document import Document
+spent, seen, wrapped, family, command = {}, set(), set(), rules._family, cli.main
+def add(name, seconds):
+    spent[name] = spent.get(name, 0.0) + seconds
+def timed(check, code):
+    def run(target, options):
+        if type(target) is Document and id(target) not in seen:
+            seen.add(id(target))
+            start = time.perf_counter()
+            target.text, target.lines
+            read = time.perf_counter()
+            target.frontmatter
+            add("reading", read - start)
+            add("frontmatter", time.perf_counter() - read)
+        start = time.perf_counter()
+        hits = list(check(target, options))
+        add(code, time.perf_counter() - start)
+        return hits
+    return run
+def timed_family(module):
+    found = family(module)
+    for rule in found.rules:
+        if rule.code not in wrapped:
+            wrapped.add(rule.code)
+            rule.check = timed(rule.check, rule.code)
+    return found
+def main():
+    start = time.perf_counter()
+    try:
+        return command()
+    finally:
+        spent["whole run"] = time.perf_counter() - start
+        print(json.dumps(spent))
+rules._family, cli.main = timed_family, main
+sys.argv = ["mnemolint", "check", sys.argv[1], "--no-cache", "--exit-zero", "--quiet", "--preview"]
+cli.entry()  # as the console script runs it: its collector settings too
+"""
+
+
+def per_file_profile(root: str, topics: int, shown: int = 10) -> None:
+    """Where the per-file time of a cold run with every rule goes, on one core: the reading and
+    the frontmatter of each file, each rule (the ten dearest, then the others), and the rest (the
+    walk, the engine's loop, the report, the timers' own cost), in µs per file."""
+    import json
+
+    process = subprocess.run([sys.executable, "-c", RULE_TIMES, root], capture_output=True, text=True, check=False)
+    try:
+        spent: dict[str, float] = json.loads(process.stdout.splitlines()[-1])
+    except (IndexError, ValueError):
+        print(f"\nThe per-file profile did not run: {process.stderr.strip()[-500:]}")
+        return
+    whole = spent.pop("whole run")
+    ranked = sorted(spent.items(), key=lambda item: -item[1])
+    rules = [item for item in ranked if item[0] not in ("reading", "frontmatter")]
+    rows = [item for item in ranked if item[0] in ("reading", "frontmatter")] + rules[:shown]
+    rows.append((f"the other {len(rules) - shown} rules", sum(seconds for _, seconds in rules[shown:])))
+    rows.append(("the rest: walk, engine, report, timers", whole - sum(spent.values())))
+    print(f"\n| {topics:,} topics, every rule, one core, cold | µs per file | share |\n|---|---|---|")
+    for name, seconds in rows:
+        print(f"| {name} | {seconds * 1e6 / topics:.1f} | {seconds / whole:.0%} |")
+    print(f"| whole run | {whole * 1e6 / topics:.1f} | 100% |")
 
 
 if __name__ == "__main__":
