@@ -174,7 +174,7 @@ def entry() -> None:
     # its peak memory unchanged. What start-up imported is never scanned at all (`freeze`).
     gc.freeze()
     gc.set_threshold(100_000, 20, 20)
-    argparse._ = _untranslated  # type: ignore[attr-defined] - see `_untranslated`
+    argparse._ = _untranslated  # type: ignore[attr-defined]  # see `_untranslated`
     code = main()
     for stream in (sys.stdout, sys.stderr):
         try:
