@@ -685,9 +685,10 @@ sys.argv[0] = "mnemolint"
 sys.exit(cli.entry())
 """
 # Imports the modules listed in the file `argv[1]`, in their order, and nothing else; with a
-# second argument, only those of the standard library (and other packages), not mnemolint's.
+# second argument, only those of the standard library (and other packages), not mnemolint's. It
+# exits as the console script does (`cli.entry`), without tearing the modules down.
 IMPORTS = """
-import sys
+import os, sys
 with open(sys.argv[1], encoding="utf-8") as handle:
     names = handle.read().split()
 for name in names:
@@ -696,6 +697,7 @@ for name in names:
             __import__(name)
         except ImportError:
             pass  # a module made at run time, not importable by name
+os._exit(0)  # as the console script ends: without tearing the modules down
 """
 
 
