@@ -1,4 +1,6 @@
-"""Benchmark: `python tests/benchmark.py [--runs N] [--peers] [--growth] [--servers]` (not collected by pytest).
+"""Benchmark: `python tests/benchmark.py [--runs N] [--peers] [--growth] [--hook] [--profile] [--servers]`.
+
+Not collected by pytest.
 
 Whole processes, medians of interleaved runs, on trees it generates in a temporary directory, each
 with the default rules and with every rule (`--preview`, the whole product):
@@ -10,7 +12,8 @@ with the default rules and with every rule (`--preview`, the whole product):
   only reads, splits and ruamel-C-loads every file);
 - `--growth`: 10,000, 50,000 and 100,000 topics, time and peak memory (linear growth);
 - `--peers`: agnix and memory-lint installed from the package index into a temporary virtual
-  environment and timed on the same trees, interleaved with mnemolint; with `--growth` and `--hook`;
+  environment and timed on the same trees, interleaved with mnemolint; with `--growth`, `--hook`
+  and `--profile`;
 - `--servers`: `mnemolint server` (the `[server]` extra) from its start to the first diagnostics
   of an opened `MEMORY.md`, and a keystroke in a topic and in `MEMORY.md` of the 2,000-topic tree
   (both open) to its new diagnostics, with the default rules and with `--preview` (each keystroke
@@ -19,6 +22,10 @@ with the default rules and with every rule (`--preview`, the whole product):
   answer of `initialize` and of a first `lint` call. Both are spoken to over stdio, as an editor
   and an agent do.
 - `--hook`: `mnemolint hook post-tool-use` answering a write in a 2,000-topic memory dir.
+- `--profile` (with `--peers` too): where a short run's time goes, for the 3-file check and the
+  hook's topic write (the interpreter, the standard library modules the run imports, mnemolint's
+  modules, the run itself), and where the per-file time of a cold run with every rule goes on one
+  core at 10,000 topics (the reading, the frontmatter, each rule, the rest).
 Last, a table of the figures issue 27 sets goals for that the run measured, each marked met (✓)
 or not (✗). It prints Markdown tables to paste into an issue. mnemolint runs as its console script does,
 from the `mnemolint` package this interpreter imports (`PYTHONPATH=src` for a work tree); its
@@ -707,8 +714,9 @@ def startup_profile(
     """Where a short run's time goes: the 3-file check cold (cache written) and the hook's warm
     topic write, each with both rule sets, against processes that stop earlier: the bare
     interpreter, one that imports only the standard library modules the run imports, and one
-    that imports every module the run imports (mnemolint's too) and does nothing else. Medians
-    of interleaved runs; each column the difference from the one before."""
+    that imports every module the run imports (mnemolint's too) and does nothing else. The
+    fastest of many interleaved runs of each (what a noisy moment adds to one column would
+    otherwise show in the difference of two); each column the difference from the one before."""
     from itertools import pairwise
 
     python = sys.executable
@@ -746,14 +754,17 @@ def startup_profile(
             if name.endswith("|whole") and name[: -len("|whole")] in before:
                 before[name[: -len("|whole")]]()
             times.setdefault(name, []).append(_timed(command, stdin, env)[0])
-    median = {name: statistics.median(each) for name, each in times.items()}
+    fastest = {name: min(each) for name, each in times.items()}
     print(
-        "\n| where a short run's time goes | the interpreter | + its standard library imports "
+        "\n| where a short run's time goes (fastest runs) | the interpreter | + its standard library imports "
         "| + mnemolint's modules | + the run itself | whole |"
     )
     print("|---|---|---|---|---|---|")
     for name in cases:
-        steps = [median["bare"], *(median[f"{name}|{step}"] for step in ("standard library", "every module", "whole"))]
+        steps = [
+            fastest["bare"],
+            *(fastest[f"{name}|{step}"] for step in ("standard library", "every module", "whole")),
+        ]
         cells = [
             ms(steps[0]),
             *(f"{later - earlier:+.1f} ms" for earlier, later in pairwise(steps)),
