@@ -228,7 +228,7 @@ def main() -> None:
     parser.add_argument("--growth", action="store_true", help="also 10k/50k/100k topics: time and memory")
     parser.add_argument("--servers", action="store_true", help="also the language server and the MCP server")
     parser.add_argument("--hook", action="store_true", help="also `hook post-tool-use` on 2,000 topics")
-    parser.add_argument("--profile", action="store_true", help="also where start-up and per-file time go")
+    parser.add_argument("--profile", action="store_true", help="also where start-up and per-file time go (runs --hook)")
     args = parser.parse_args()
     args.growth = args.growth or args.peers
     args.hook = args.hook or args.peers or args.profile
@@ -692,18 +692,21 @@ sys.argv[0] = "mnemolint"
 sys.exit(cli.entry())
 """
 # Imports the modules listed in the file `argv[1]`, in their order, and nothing else; with a
-# second argument, only those of the standard library (and other packages), not mnemolint's. It
-# exits as the console script does (`cli.entry`), without tearing the modules down.
+# second argument, only those of the standard library. It sets the collector as `cli.entry` does
+# once `mnemolint.cli` is in, and exits as the console script does, without tearing modules down.
 IMPORTS = """
-import os, sys
+import gc, os, sys
 with open(sys.argv[1], encoding="utf-8") as handle:
     names = handle.read().split()
 for name in names:
-    if name not in sys.modules and (len(sys.argv) < 3 or name.split(".")[0] != "mnemolint"):
+    if name not in sys.modules and (len(sys.argv) < 3 or name.split(".")[0] in sys.stdlib_module_names):
         try:
             __import__(name)
         except ImportError:
             pass  # a module made at run time, not importable by name
+        if name == "mnemolint.cli":  # what `entry` does first, before the modules the run imports
+            gc.freeze()
+            gc.set_threshold(100_000, 20, 20)
 os._exit(0)  # as the console script ends: without tearing the modules down
 """
 
@@ -741,6 +744,9 @@ def startup_profile(
                 env={**os.environ, **env, "BENCHMARK_MODULES": listed},
                 check=False,
             )
+        if not os.path.isfile(listed):  # else its import-only processes would fail fast, and look fast
+            print(f"\nThe start-up profile did not run: `{' '.join(probe[3:])}` named no modules.")
+            return
         commands[f"{name}|standard library"] = (
             [python, "-c", IMPORTS, listed, "standard library only"],
             os.devnull,
@@ -835,7 +841,8 @@ def per_file_profile(root: str, topics: int, shown: int = 10) -> None:
     ranked = sorted(spent.items(), key=lambda item: -item[1])
     rules = [item for item in ranked if item[0] not in ("reading", "frontmatter")]
     rows = [item for item in ranked if item[0] in ("reading", "frontmatter")] + rules[:shown]
-    rows.append((f"the other {len(rules) - shown} rules", sum(seconds for _, seconds in rules[shown:])))
+    if rules[shown:]:
+        rows.append((f"the other {len(rules) - shown} rules", sum(seconds for _, seconds in rules[shown:])))
     rows.append(("the rest: walk, engine, report, timers", whole - sum(spent.values())))
     print(f"\n| {topics:,} topics, every rule, one core, cold | µs per file | share |\n|---|---|---|")
     for name, seconds in rows:

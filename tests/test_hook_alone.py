@@ -481,6 +481,26 @@ def test_index_facts_that_call_a_line_without_links_an_entry_are_not_believed() 
     assert [line.entry for line in lines] == [False, True]
 
 
+def test_index_facts_of_a_crafted_shape_are_ignored_not_a_crash(tmp_path: Path) -> None:
+    """A crafted `hook.cache` whose line holds a mapping of one link, not a tuple of them: the
+    facts are not recalled (the index is classified again), and the run goes on."""
+    from mnemolint import cache
+    from mnemolint.kinds.memory import INDEX
+    from mnemolint.parse.document import Document
+
+    memdir = rich(tmp_path)
+    index = memdir / "MEMORY.md"
+    hook.reminder(str(memdir / "a.md"), None, False)  # keeps the index's facts
+    settings = load_settings(None, str(index))
+    facts = cache.IndexFacts.open(settings)
+    digest, lines, names = facts.stored[str(index)]
+    document = Document(str(index), INDEX, settings.options)
+    assert facts.recall(document) is not None  # the facts as kept are recalled
+    crafted = tuple((kind, {1: links[0]} if len(links) == 1 else links, entry) for kind, links, entry in lines)
+    facts.stored[str(index)] = (digest, crafted, names)
+    assert facts.recall(Document(str(index), INDEX, settings.options)) is None
+
+
 def vars_of(link: object) -> tuple:
     return tuple(getattr(link, name) for name in ("title", "target", "column", "end_column"))
 

@@ -800,7 +800,7 @@ class IndexFacts:
             return None
         try:
             return _thaw_lines(entry[1], index.lines), dict(entry[2])
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, LookupError):  # LookupError: a crafted line's links a mapping
             return None
 
     def keep(self, index: Document, lines: list[IndexLine], candidates: dict[str, tuple[str, ...]]) -> None:

@@ -161,7 +161,8 @@ def _untranslated(message: str) -> str:
     cached, looks for one on disk every time and imports `locale` to expand the language names:
     1.3 ms of a pre-commit run, for catalogues Python does not ship. mnemolint's messages are
     English, and so are argparse's among them. Set by the console script only (`entry`): a program
-    that calls `main` keeps its own argparse as it was."""
+    that calls `main` keeps its own argparse as it was. (argparse's `ngettext`, for a few usage
+    errors, still looks: only a run that fails on its arguments pays for it.)"""
     return message
 
 

@@ -255,10 +255,12 @@ class MemoryDir(Container):
             self._by_name |= earlier._by_name
 
     def _resolve(self, target: str, base: str) -> Resolved | None:
-        if not base and target and _plain(target):  # most links of an index: the loop below finds
-            if target in self.topic_by_rel:  # the target itself first, by name or in the dir's listing
+        # Most links of an index name a file by its path, which the loop below finds first: known
+        # as a topic, or in the dir's listing (`_exists_cache`, whose keys are normalized paths).
+        if not base and _plain(target):
+            if target in self.topic_by_rel:
                 return Resolved(target, None)
-            if self._exists_cache.get(target):  # its keys are normalized paths in the dir
+            if self._exists_cache.get(target):
                 self._asked = True
                 return Resolved(target, None)
         if not target or target[0] == "#":
@@ -301,7 +303,7 @@ class MemoryDir(Container):
         its topics (the hook's), where every other link would cost one."""
         try:
             with os.scandir(self.path) as entries:
-                listed = dict.fromkeys([entry.name for entry in entries if not entry.is_symlink()], True)
+                listed = dict.fromkeys((entry.name for entry in entries if not entry.is_symlink()), True)
         except OSError:
             return  # each link is then looked up on its own
         self._exists_cache = {**listed, **self._exists_cache}  # what was looked up already stands
@@ -366,10 +368,10 @@ def _decode_reference(match: re.Match) -> str:
     return chr(code) if 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else "\ufffd"
 
 
-def _plain(rel: str) -> bool:
-    """Whether a path in the memory dir, written as a link's target, is read as that path first:
-    no scheme, root, fragment or query (`_resolve`'s first tests), so its first candidate is itself."""
-    return "#" not in rel and "?" not in rel and ":" not in rel and rel[0] not in "/\\~"
+def _plain(target: str) -> bool:
+    """Whether a link's target is read as the path it spells first: not empty, no scheme, root,
+    fragment or query (`_resolve`'s first tests), so that its first candidate is itself."""
+    return bool(target) and "#" not in target and "?" not in target and ":" not in target and target[0] not in "/\\~"
 
 
 def _escapes(rel: str) -> bool:
