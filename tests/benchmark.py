@@ -48,6 +48,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    Call = tuple[list[str], str, dict[str, str]]  # a command, the file its standard input comes from, its environment
+
 # The fastest ruamel safe load there is: libyaml's C parser with ruamel's YAML 1.2 resolver
 # (`YAML(typ="safe").load` builds a new loader class per call and is about three times slower).
 FLOOR = r"""
@@ -552,7 +554,7 @@ def servers(work: str, small: str, runs: int) -> None:
 HOOK_TOPIC = 1_000  # the topic written: linked from the index, past its 200-line cut
 
 
-def hook_table(work: str, runs: int, goals: Goals) -> dict[str, tuple[list[str], str, dict[str, str]]]:
+def hook_table(work: str, runs: int, goals: Goals) -> dict[str, Call]:
     """The hook answering an Edit of a topic (and of `MEMORY.md`) in 2,000 topics with a 1,962-line
     index: in a project's `.claude/projects/p/memory` (flat) and in a new user's auto memory
     (`HOME/.claude/projects/-home-me-proj/memory`, `XDG_CACHE_HOME` an empty folder: no cache
@@ -566,7 +568,7 @@ def hook_table(work: str, runs: int, goals: Goals) -> dict[str, tuple[list[str],
         "new user's": _auto_memory(home, "-home-me-proj"),
     }
     python = sys.executable
-    commands: dict[str, tuple[list[str], str, dict[str, str]]] = {
+    commands: dict[str, Call] = {
         "`python -c pass`": ([python, "-c", "pass"], os.devnull, {}),
         "a write outside memory": _hook_call(work, os.path.join(work, "src", "app.py"), "outside", []),
     }
@@ -587,12 +589,7 @@ def hook_table(work: str, runs: int, goals: Goals) -> dict[str, tuple[list[str],
                         check = [python, "-c", CONSOLE, "check", memory, "--exit-zero", "--quiet", *preview]
                         subprocess.run(check, env={**os.environ, **call_env}, stdout=subprocess.DEVNULL, check=False)
                         _timed(command, stdin, call_env)  # the first hook call: the timed ones are the next
-    times: dict[str, list[tuple[float, float]]] = {}
-    for _ in range(runs):
-        for name, (command, stdin, env) in commands.items():
-            if name in before:
-                before[name]()
-            times.setdefault(name, []).append(_timed(command, stdin, env))
+    times = _interleaved(commands, runs, before)
 
     def cell(name: str) -> str:
         wall = statistics.median(each[0] for each in times[name])
@@ -645,7 +642,7 @@ def _auto_memory(root: str, project: str) -> str:
     return memory
 
 
-def _hook_call(work: str, written: str, name: str, args: list[str]) -> tuple[list[str], str, dict[str, str]]:
+def _hook_call(work: str, written: str, name: str, args: list[str]) -> Call:
     """The hook's command and the file holding its event (an Edit of `written`)."""
     import json
 
@@ -673,6 +670,20 @@ def _timed(command: list[str], stdin: str, env: dict[str, str]) -> tuple[float, 
         _, _, usage = os.wait4(process.pid, 0)
         process.returncode = 0  # reaped here, not by Popen
     return (time.perf_counter() - start) * 1000, (usage.ru_utime + usage.ru_stime) * 1000
+
+
+def _interleaved(
+    commands: dict[str, Call], rounds: int, before: dict[str, Callable[[], None]]
+) -> dict[str, list[tuple[float, float]]]:
+    """Each command's wall and CPU times (`_timed`) over `rounds` rounds of all of them in turn,
+    each run after its `before` step, if it has one."""
+    times: dict[str, list[tuple[float, float]]] = {}
+    for _ in range(rounds):
+        for name, (command, stdin, env) in commands.items():
+            if name in before:
+                before[name]()
+            times.setdefault(name, []).append(_timed(command, stdin, env))
+    return times
 
 
 # The console script, which writes the names of the modules its process imported to the file named
@@ -711,9 +722,7 @@ os._exit(0)  # as the console script ends: without tearing the modules down
 """
 
 
-def startup_profile(
-    work: str, small: str, hooks: dict[str, tuple[list[str], str, dict[str, str]]], runs: int, mnemolint: list[str]
-) -> None:
+def startup_profile(work: str, small: str, hooks: dict[str, Call], runs: int, mnemolint: list[str]) -> None:
     """Where a short run's time goes: the 3-file check cold (cache written) and the hook's warm
     topic write, each with both rule sets, against processes that stop earlier: the bare
     interpreter, one that imports only the standard library modules the run imports, and one
@@ -723,16 +732,16 @@ def startup_profile(
     from itertools import pairwise
 
     python = sys.executable
-    cases: dict[str, tuple[list[str], str, dict[str, str]]] = {}
+    cases: dict[str, Call] = {}
     before: dict[str, Callable[[], None]] = {}
     for tier, flags in TIERS.items():
         cache = os.path.join(work, f"profile-cache{len(flags)}")
         name = f"3 files, cold, {tier}"
         cases[name] = ([*mnemolint, "check", small, "--exit-zero", "--quiet", *flags], os.devnull, cache_env(cache))
-        before[name] = forget(cache)
+        before[f"{name}|whole"] = forget(cache)
     for tier, case in hooks.items():
         cases[f"hook, topic write, warm, {tier}"] = case
-    commands: dict[str, tuple[list[str], str, dict[str, str]]] = {"bare": ([python, "-c", "pass"], os.devnull, {})}
+    commands: dict[str, Call] = {"bare": ([python, "-c", "pass"], os.devnull, {})}
     for number, (name, (command, stdin, env)) in enumerate(cases.items()):
         listed = os.path.join(work, f"modules-{number}.txt")
         probe = [python, "-c", MODULES_PROBE, *command[3:]]  # the console script's arguments
@@ -754,13 +763,8 @@ def startup_profile(
         )
         commands[f"{name}|every module"] = ([python, "-c", IMPORTS, listed], os.devnull, {})
         commands[f"{name}|whole"] = (command, stdin, env)
-    times: dict[str, list[float]] = {}
-    for _ in range(max(runs * 4, 20)):
-        for name, (command, stdin, env) in commands.items():
-            if name.endswith("|whole") and name[: -len("|whole")] in before:
-                before[name[: -len("|whole")]]()
-            times.setdefault(name, []).append(_timed(command, stdin, env)[0])
-    fastest = {name: min(each) for name, each in times.items()}
+    times = _interleaved(commands, max(runs * 4, 20), before)
+    fastest = {name: min(wall for wall, _ in each) for name, each in times.items()}
     print(
         "\n| where a short run's time goes (fastest runs) | the interpreter | + its standard library imports "
         "| + mnemolint's modules | + the run itself | whole |"
